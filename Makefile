@@ -1,0 +1,63 @@
+# eSSH — two commands on a fresh Debian 12 machine, as root:
+#   make run    install what is missing, build, open eSSH
+#   make test   install what is missing, start the real test servers, run the whole suite
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+SWIFT ?= swift
+CONFIG ?= debug
+# Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
+BUILD_DEPS := pkg-config libssh2-1-dev libncurses-dev libsqlite3-dev
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps
+BENCH_DEPS := hyperfine nmap pssh valgrind
+HARNESS := Tests/Harness/test-servers.sh
+
+.PHONY: run build release test deps test-deps bench-deps bench fuzz servers-start servers-stop clean
+
+define apt_install
+	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing missing Debian packages:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "Run as root (or install:$$missing) — apt-get needs root." >&2; exit 1; fi; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_DEPS))
+	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is not on PATH." >&2; exit 1; }
+
+test-deps: deps
+	$(call apt_install,$(TEST_DEPS))
+
+bench-deps: test-deps
+	$(call apt_install,$(BENCH_DEPS))
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	.build/release/essh $(ARGS)
+
+servers-start: test-deps
+	$(HARNESS) start
+
+servers-stop:
+	$(HARNESS) stop
+
+# The servers are stopped whatever the tests do; the suite's exit code is kept.
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(HARNESS) start
+	@rc=0; LANG=C.UTF-8 $(SWIFT) test --skip-build $(TEST_ARGS) || rc=$$?; $(HARNESS) stop; exit $$rc
+
+bench: bench-deps release
+	$(HARNESS) start
+	@rc=0; bench/run.sh || rc=$$?; $(HARNESS) stop; exit $$rc
+
+clean:
+	rm -rf .build

@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// eSSH — a terminal SSH client and server manager.
+// Each module's targets sit in their own list so the layout (docs/ARCHITECTURE.md) reads straight off this file.
+import PackageDescription
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+
+// C libraries from Debian, seen through small header shims. Only SSH imports CLibSSH2.
+let systemLibraries: [Target] = [
+    .systemLibrary(
+        name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
+]
+
+// SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
+let sshTargets: [Target] = [
+    .target(name: "SSH", dependencies: ["CLibSSH2", crypto]),
+    .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport"]),
+]
+
+// Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
+let testSupportTargets: [Target] = [
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+]
+
+// The command-line tool and composition root.
+let esshDependencies: [Target.Dependency] = ["SSH", argumentParser, logging]
+let esshTargets: [Target] = [
+    .executableTarget(name: "essh", dependencies: esshDependencies),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
+]
+
+let package = Package(
+    name: "essh",
+    platforms: [.macOS(.v13)],
+    products: [.executable(name: "essh", targets: ["essh"])],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: systemLibraries + sshTargets + testSupportTargets + esshTargets,
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+import CLibSSH2
+import Foundation
+
+/// Process-wide libssh2 state: `libssh2_init` must run once, before any concurrency.
+public enum SSHLibrary {
+    private static let initResult: Int32 = libssh2_init(0)
+
+    /// Initialises libssh2 once; every session calls it first. Cheap after the first call.
+    public static func ensureInitialised() throws(SSHError) {
+        if initResult != 0 {
+            throw SSHError(.library, "libssh2_init failed (\(initResult))",
+                           "The SSH library could not start; reinstall libssh2-1.")
+        }
+    }
+
+    /// The libssh2 version this process runs with (`1.10.0`), read at run time.
+    public static var version: String {
+        guard let p = libssh2_version(0) else { return "unknown" }
+        return String(cString: p)
+    }
+
+    /// The run-time libssh2 version as (major, minor, patch).
+    static var versionNumber: (Int, Int, Int) {
+        let parts = version.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 }
+        return (parts.count > 0 ? parts[0] : 0, parts.count > 1 ? parts[1] : 0, parts.count > 2 ? parts[2] : 0)
+    }
+
+    /// libssh2 signs with rsa-sha2-256/512 only from 1.11 on; OpenSSH 8.8 and later refuse the old ssh-rsa.
+    public static var supportsRSASHA2: Bool {
+        let v = versionNumber
+        return v.0 > 1 || (v.0 == 1 && v.1 >= 11)
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import SSH
+
+/// `essh`: the root command. Without a subcommand it opens the terminal interface.
+struct Essh: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "essh",
+        abstract: "eSSH — easy SSH: run commands on your servers, check which are up, read network output as tables.",
+        version: "essh \(version) (libssh2 \(SSHLibrary.version))",
+        subcommands: subcommandList
+    )
+
+    /// Every subcommand, one line each (each issue adds its own).
+    static let subcommandList: [ParsableCommand.Type] = [
+    ]
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The real OpenSSH servers that `Tests/Harness/test-servers.sh start` runs on loopback (`make test` starts them).
+/// Integration tests call `TestServers.require()`: when the servers are not running the test fails with a message
+/// saying how to start them — it never passes silently.
+public struct TestServers: Sendable {
+    public let host: String
+    public let hasIPv6: Bool
+    public let port: Int
+    public let kbdPort: Int
+    public let user: String
+    public let home: String
+    public let password: String
+    public let passphrase: String
+    public let keys: String
+    public let hostKeys: String
+    public let knownHosts: String
+    public let ed25519Fingerprint: String
+    public let data200M: String
+    public let stateDir: String
+
+    /// A key file in the harness's key folder (`id_ed25519`, `id_ecdsa`, `id_ed25519_pass`, `id_rsa`, `id_unauthorized`).
+    public func key(_ name: String) -> String { keys + "/" + name }
+
+    /// The public half of a host key the servers do not use, to play a server whose key changed.
+    public var otherHostKeyLine: String {
+        (try? String(contentsOfFile: hostKeys + "/other_ed25519_key.pub", encoding: .utf8)) ?? ""
+    }
+
+    public struct NotRunning: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads the servers' description, or throws saying to run `make test`.
+    public static func require() throws -> TestServers {
+        let path = ProcessInfo.processInfo.environment["ESSH_TEST_SERVERS"]
+            ?? (RepoPaths.root + "/.test-servers/servers.env")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw NotRunning(description: """
+                The real test sshd is not running (no \(path)). Run `make test`, which starts it, \
+                or `Tests/Harness/test-servers.sh start` before `swift test`.
+                """)
+        }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        func v(_ key: String) throws -> String {
+            guard let value = values["ESSH_TEST_" + key] else {
+                throw NotRunning(description: "\(path) lacks ESSH_TEST_\(key): restart the servers with `make test`.")
+            }
+            return value
+        }
+        return TestServers(
+            host: try v("HOST"), hasIPv6: try v("IPV6") == "yes", port: Int(try v("PORT")) ?? 0,
+            kbdPort: Int(try v("KBD_PORT")) ?? 0, user: try v("USER"), home: try v("HOME"),
+            password: try v("PASSWORD"), passphrase: try v("PASSPHRASE"), keys: try v("KEYS"),
+            hostKeys: try v("HOSTKEYS"), knownHosts: try v("KNOWN_HOSTS"),
+            ed25519Fingerprint: try v("ED25519_FINGERPRINT"), data200M: try v("DATA_200M"),
+            stateDir: try v("STATE"))
+    }
+}
+
+/// Where things are in the checkout, found from this file's path.
+public enum RepoPaths {
+    /// The repository's top folder.
+    public static var root: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// The shared conformance data beside the repository (`../shared`), read at test time, never copied in.
+    public static var shared: String {
+        URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared").path
+    }
+}
+
+/// A fresh private folder for one test, removed with `cleanup()`.
+public struct TempDir: Sendable {
+    public let path: String
+    public init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("essh-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        path = base.path
+    }
+    public func file(_ name: String) -> String { path + "/" + name }
+    public func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+}
