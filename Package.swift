@@ -16,7 +16,7 @@ let systemLibraries: [Target] = [
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
     .target(name: "SSH", dependencies: ["CLibSSH2", crypto]),
-    .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport"]),
+    .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.

@@ -9,7 +9,8 @@
 # Two sshd instances run as root on 127.0.0.1 and [::1] at free ports:
 #   main: UsePAM no, publickey + password        kbd: UsePAM yes, keyboard-interactive only
 # The test user essh-test has a fresh random password and authorized ed25519, ecdsa, passphrase-protected
-# ed25519 and RSA keys. Everything is made anew by every start, so no secret outlives a run.
+# ed25519 and RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
+# so that harnesses of several checkouts can run at once.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -63,7 +64,7 @@ write_config() { # name port extra-lines...
         echo "HostKey $state/hostkeys/ssh_host_ecdsa_key"
         echo "HostKey $state/hostkeys/ssh_host_rsa_key"
         echo "PidFile $state/$name.pid"
-        echo "AuthorizedKeysFile .ssh/authorized_keys"
+        echo "AuthorizedKeysFile $state/authorized_keys"
         echo "StrictModes yes"
         echo "LogLevel VERBOSE"
         echo "MaxStartups 400:30:800"
@@ -92,7 +93,13 @@ start() {
     if ! id "$user" >/dev/null 2>&1; then
         useradd -m -d "$home" -s /bin/bash "$user"
     fi
-    password="pw-$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')-ü"
+    # One password for the test user, kept root-only, so harnesses of several checkouts can run side by side.
+    pwfile=/var/lib/essh-test/password
+    if [ ! -s "$pwfile" ]; then
+        mkdir -p -m 700 /var/lib/essh-test
+        (umask 077; echo "pw-$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')-ü" > "$pwfile")
+    fi
+    password=$(cat "$pwfile")
     echo "$user:$password" | chpasswd
 
     for t in ed25519 ecdsa rsa; do
@@ -108,12 +115,10 @@ start() {
     ssh-keygen -q -t rsa -b 2048 -N '' -C essh-rsa -f "$state/keys/id_rsa"
     ssh-keygen -q -t ed25519 -N '' -C essh-unauthorized -f "$state/keys/id_unauthorized"
 
-    mkdir -p "$home/.ssh"
+    # Each harness has its own authorized_keys (root-owned, as StrictModes allows), so runs don't clobber each other.
     cat "$state/keys/id_ed25519.pub" "$state/keys/id_ecdsa.pub" "$state/keys/id_ed25519_pass.pub" \
-        "$state/keys/id_rsa.pub" > "$home/.ssh/authorized_keys"
-    chown -R "$user:$user" "$home/.ssh"
-    chmod 700 "$home/.ssh"
-    chmod 600 "$home/.ssh/authorized_keys"
+        "$state/keys/id_rsa.pub" > "$state/authorized_keys"
+    chmod 644 "$state/authorized_keys"
 
     # 200 MB of random bytes for the byte-exact and throughput tests (kept between runs).
     if [ "$(stat -c %s "$home/data-200m" 2>/dev/null || echo 0)" != 200000000 ]; then

@@ -65,7 +65,8 @@ public enum Binary {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
-        group.wait()
+        // A daemon the program left behind may hold the pipes open: don't wait for it forever.
+        _ = group.wait(timeout: .now() + 10)
         return RunResult(status: process.terminationStatus, stdout: collected.out, stderr: collected.err)
     }
 }

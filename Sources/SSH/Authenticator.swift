@@ -1,0 +1,220 @@
+import CLibSSH2
+import Foundation
+
+/// Logs in with what the server allows, in OpenSSH's order: public keys (the `-i` files, or the agent and the
+/// default key files), keyboard-interactive, then password. On failure the error names what the server allows and
+/// what was tried. Secrets come from the `Prompter`, are passed to libssh2 and are never stored or logged.
+struct Authenticator {
+    let io: SessionIO
+    let options: ConnectOptions
+    let prompter: Prompter
+    let context: SessionContext
+
+    private var user: String { options.user }
+    private var userLength: UInt32 { UInt32(user.utf8.count) }
+
+    /// Returns a short description of the method that worked.
+    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> String {
+        let raw = io.raw
+        var listPointer: UnsafeMutablePointer<CChar>?
+        while true {
+            listPointer = libssh2_userauth_list(raw, user, userLength)
+            if listPointer != nil || libssh2_session_last_errno(raw) != LIBSSH2_ERROR_EAGAIN { break }
+            try io.waitOrThrow("asking which login methods the server allows")
+        }
+        if listPointer == nil {
+            if libssh2_userauth_authenticated(raw) != 0 { return "none" }
+            throw io.error("asking which login methods the server allows", libssh2_session_last_errno(raw))
+        }
+        let allowed = String(cString: listPointer!).split(separator: ",").map(String.init)
+        var tried: [String] = []
+        var rsaRefused = false
+
+        if allowed.contains("publickey") {
+            let explicit = !options.identityFiles.isEmpty
+            if !explicit && options.useAgent && ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"] != nil {
+                onStage(.authenticating(method: "agent"))
+                if let name = try agent(tried: &tried) { return name }
+            }
+            for path in explicit ? options.identityFiles : ConnectOptions.defaultIdentityFiles {
+                onStage(.authenticating(method: "publickey"))
+                let outcome = try keyFile(path, explicit: explicit, tried: &tried)
+                if outcome == .success { return "publickey (\(path))" }
+                if outcome == .rsaRefused { rsaRefused = true }
+            }
+        }
+        if allowed.contains("keyboard-interactive") && options.allowKeyboardInteractive {
+            onStage(.authenticating(method: "keyboard-interactive"))
+            if try keyboardInteractive(tried: &tried) { return "keyboard-interactive" }
+        }
+        if allowed.contains("password") && options.allowPassword {
+            onStage(.authenticating(method: "password"))
+            if try password(tried: &tried) { return "password" }
+        }
+        var message = "Permission denied for \(user)@\(options.host): the server allows "
+            + allowed.joined(separator: ", ") + "; tried "
+            + (tried.isEmpty ? "nothing that fits" : tried.joined(separator: "; ")) + "."
+        if rsaRefused {
+            message += " " + Self.rsaAdvice
+        } else if tried.isEmpty && allowed.contains("password") && !options.allowPassword {
+            message += " Give a password with --password-file FILE or run on a terminal to be asked."
+        }
+        throw SSHError(.authenticationFailed, "allowed: \(allowed.joined(separator: ","))", message)
+    }
+
+    static var rsaAdvice: String {
+        "RSA keys cannot log in here: libssh2 \(SSHLibrary.version) signs only with ssh-rsa (SHA-1), which "
+            + "OpenSSH 8.8 and later refuse (rsa-sha2 needs libssh2 1.11). Use an ed25519 or ecdsa key "
+            + "(ssh-keygen -t ed25519), or a newer libssh2."
+    }
+
+    private enum KeyOutcome { case success, failed, rsaRefused }
+
+    private func keyFile(_ path: String, explicit: Bool, tried: inout [String]) throws(SSHError) -> KeyOutcome {
+        let key: KeyFile
+        do throws(SSHError) {
+            key = try KeyFile(path: path)
+        } catch {
+            if explicit { throw error }
+            tried.append("\(path) (\(error.detail))")
+            return .failed
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            var passphrase: String?
+            if key.encrypted {
+                passphrase = prompter.passphrase(keyFile: path, attempt: attempt)
+                if passphrase == nil {
+                    tried.append("key \(path) (needs a passphrase; none given)")
+                    return .failed
+                }
+            }
+            let rc = try io.call("logging in with the key \(path)", allowNegative: true) {
+                libssh2_userauth_publickey_fromfile_ex(io.raw, user, userLength, nil, path, passphrase)
+            }
+            if rc == 0 { return .success }
+            if rc == LIBSSH2_ERROR_FILE && key.encrypted && attempt < 3 { continue }
+            if rc == LIBSSH2_ERROR_FILE {
+                if key.encrypted {
+                    tried.append("key \(path) (wrong passphrase)")
+                } else {
+                    tried.append("key \(path) (libssh2 cannot read it: \(io.lastErrorMessage))")
+                }
+                return .failed
+            }
+            if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV {
+                throw io.error("logging in", rc)
+            }
+            if key.kind == .rsa && !SSHLibrary.supportsRSASHA2 {
+                tried.append("RSA key \(path) (refused: ssh-rsa signatures)")
+                return .rsaRefused
+            }
+            tried.append("key \(path) (refused by the server)")
+            return .failed
+        }
+    }
+
+    private func agent(tried: inout [String]) throws(SSHError) -> String? {
+        guard let agent = libssh2_agent_init(io.raw) else { return nil }
+        defer { libssh2_agent_free(agent) }
+        guard libssh2_agent_connect(agent) == 0 else {
+            tried.append("agent (cannot connect to SSH_AUTH_SOCK)")
+            return nil
+        }
+        defer { libssh2_agent_disconnect(agent) }
+        guard libssh2_agent_list_identities(agent) == 0 else {
+            tried.append("agent (cannot list its keys)")
+            return nil
+        }
+        var previous: UnsafeMutablePointer<libssh2_agent_publickey>?
+        var count = 0
+        while true {
+            var identity: UnsafeMutablePointer<libssh2_agent_publickey>?
+            let rc = libssh2_agent_get_identity(agent, &identity, previous)
+            guard rc == 0, let identity else { break }
+            previous = identity
+            count += 1
+            let comment = identity.pointee.comment.map { String(cString: $0) } ?? "key \(count)"
+            let auth = try io.call("logging in with the agent's key \(comment)", allowNegative: true) {
+                libssh2_agent_userauth(agent, user, identity)
+            }
+            if auth == 0 { return "publickey (agent: \(comment))" }
+        }
+        tried.append(count == 0 ? "agent (holds no keys)" : "agent (\(count) keys refused)")
+        return nil
+    }
+
+    private func keyboardInteractive(tried: inout [String]) throws(SSHError) -> Bool {
+        var gaveUp = false
+        var attempt = 0
+        while attempt < 3 {
+            attempt += 1
+            context.keyboardInteractive = { name, instruction, prompts in
+                let answers = prompter.keyboardInteractive(name: name, instruction: instruction, prompts: prompts)
+                if answers == nil { gaveUp = true }
+                return answers
+            }
+            defer { context.keyboardInteractive = nil }
+            let rc = try io.call("logging in (keyboard-interactive)", allowNegative: true) {
+                libssh2_userauth_keyboard_interactive_ex(io.raw, user, userLength, keyboardInteractiveCallback)
+            }
+            if rc == 0 { return true }
+            if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV {
+                throw io.error("logging in", rc)
+            }
+            if gaveUp { break }
+        }
+        tried.append(gaveUp && attempt == 1 ? "keyboard-interactive (no answers given)" : "keyboard-interactive (refused)")
+        return false
+    }
+
+    private func password(tried: inout [String]) throws(SSHError) -> Bool {
+        var attempt = 0
+        var given = 0
+        while attempt < 3 {
+            attempt += 1
+            guard let secret = prompter.password(user: user, host: options.host, attempt: attempt) else { break }
+            given += 1
+            let rc = try io.call("logging in with a password", allowNegative: true) {
+                libssh2_userauth_password_ex(io.raw, user, userLength, secret, UInt32(secret.utf8.count), nil)
+            }
+            if rc == 0 { return true }
+            if rc == LIBSSH2_ERROR_PASSWORD_EXPIRED {
+                throw SSHError(.authenticationFailed, "password expired",
+                               "The password of \(user)@\(options.host) has expired: change it with ssh first.")
+            }
+            if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV {
+                throw io.error("logging in", rc)
+            }
+        }
+        tried.append(given == 0 ? "password (none given)" : "password (wrong)")
+        return false
+    }
+}
+
+/// libssh2's keyboard-interactive callback: a C function, so it finds the session's Swift context through the
+/// `abstract` pointer given to `libssh2_session_init_ex`. Answers are malloc'd because libssh2 frees them.
+private let keyboardInteractiveCallback: @convention(c) (
+    UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, Int32, Int32,
+    UnsafePointer<LIBSSH2_USERAUTH_KBDINT_PROMPT>?, UnsafeMutablePointer<LIBSSH2_USERAUTH_KBDINT_RESPONSE>?,
+    UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> Void = { name, nameLength, instruction, instructionLength, count, prompts, responses, abstract in
+    guard let abstract, let pointer = abstract.pointee, let responses else { return }
+    let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+    func text(_ p: UnsafePointer<CChar>?, _ n: Int32) -> String {
+        guard let p, n > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
+    }
+    var list: [(text: String, echo: Bool)] = []
+    for i in 0..<Int(count) {
+        guard let prompt = prompts?[i] else { continue }
+        list.append((text(prompt.text, Int32(prompt.length)), prompt.echo != 0))
+    }
+    let answers = context.keyboardInteractive?(text(name, nameLength), text(instruction, instructionLength), list)
+    for i in 0..<Int(count) {
+        let answer = answers.flatMap { i < $0.count ? $0[i] : nil } ?? ""
+        responses[i].text = strdup(answer)
+        responses[i].length = UInt32(answer.utf8.count)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Everything needed to open an authenticated session.
+public struct ConnectOptions: Sendable {
+    public var host: String
+    public var port: Int = 22
+    public var user: String
+    /// Seconds for each network wait while connecting and authenticating (time spent in prompts is not counted).
+    public var connectTimeout: Double = 10
+    /// The user's known_hosts (new keys are appended here).
+    public var knownHostsFile: String
+    /// Read too, never written (OpenSSH's GlobalKnownHostsFile).
+    public var globalKnownHostsFiles: [String] = ["/etc/ssh/ssh_known_hosts"]
+    public var hostKeyPolicy: HostKeyPolicy = .strict
+    /// Write new known_hosts lines hashed, as Debian's OpenSSH does (HashKnownHosts yes).
+    public var hashKnownHosts: Bool = true
+    /// Key files given explicitly (`-i`); when empty, the agent and then ~/.ssh/id_ed25519 and id_ecdsa are tried.
+    public var identityFiles: [String] = []
+    public var useAgent: Bool = true
+    public var allowPassword: Bool = true
+    public var allowKeyboardInteractive: Bool = true
+    /// Seconds between keepalives while a command or shell waits (0: off).
+    public var keepaliveInterval: Int = 15
+
+    public init(host: String, port: Int = 22, user: String, knownHostsFile: String) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.knownHostsFile = knownHostsFile
+    }
+
+    /// `~/.ssh/known_hosts`.
+    public static var defaultKnownHostsFile: String { homeDirectory + "/.ssh/known_hosts" }
+
+    /// The default identities OpenSSH tries, those that exist.
+    public static var defaultIdentityFiles: [String] {
+        ["id_ed25519", "id_ecdsa", "id_rsa"].map { homeDirectory + "/.ssh/" + $0 }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    static var homeDirectory: String {
+        ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+    }
+}
+
+/// Stages of a connection, reported as they begin (for a spinner).
+public enum ConnectStage: Sendable, Equatable {
+    case resolving
+    case connecting(address: String)
+    case handshaking
+    case verifyingHostKey
+    case authenticating(method: String)
+}
+
+/// Questions eSSH may have to ask the person while connecting. The CLI asks on the terminal, the TUI in a dialog,
+/// scripts answer from a file or not at all (return nil / `.reject`). Answers are never logged or stored.
+public protocol Prompter: Sendable {
+    /// An unknown host key under the `ask` policy.
+    func confirmHostKey(_ question: HostKeyQuestion) -> HostKeyDecision
+    /// The password for `user@host`; nil to skip password authentication. `attempt` counts from 1.
+    func password(user: String, host: String, attempt: Int) -> String?
+    /// The passphrase for an encrypted key file; nil to skip that key.
+    func passphrase(keyFile: String, attempt: Int) -> String?
+    /// Keyboard-interactive prompts (text, echo); nil to give up.
+    func keyboardInteractive(name: String, instruction: String, prompts: [(text: String, echo: Bool)]) -> [String]?
+}
+
+/// A prompter that never asks anyone: no passwords, unknown keys refused. For scripts and tests.
+public struct NonInteractivePrompter: Prompter {
+    public let fixedPassword: String?
+    public let fixedPassphrase: String?
+    public init(password: String? = nil, passphrase: String? = nil) {
+        fixedPassword = password
+        fixedPassphrase = passphrase
+    }
+    public func confirmHostKey(_ question: HostKeyQuestion) -> HostKeyDecision { .reject }
+    public func password(user: String, host: String, attempt: Int) -> String? { attempt == 1 ? fixedPassword : nil }
+    public func passphrase(keyFile: String, attempt: Int) -> String? { attempt == 1 ? fixedPassphrase : nil }
+    public func keyboardInteractive(name: String, instruction: String,
+                                    prompts: [(text: String, echo: Bool)]) -> [String]? {
+        guard let fixedPassword, prompts.allSatisfy({ !$0.echo }) else { return nil }
+        return prompts.map { _ in fixedPassword }
+    }
+}

@@ -1,0 +1,285 @@
+import CLibSSH2
+import Foundation
+
+/// Which remote stream a chunk of output came from.
+public enum OutputStream: Sendable, Equatable {
+    case stdout
+    case stderr
+}
+
+/// How a remote command ended.
+public struct CommandExit: Sendable, Equatable {
+    /// The remote exit status, when the server sent one.
+    public var status: Int32?
+    /// The signal that killed the command (`TERM`, `KILL`), when the server sent one.
+    public var signal: String?
+
+    public init(status: Int32?, signal: String?) {
+        self.status = status
+        self.signal = signal
+    }
+
+    /// The exit code a local program should report: the remote status, 128+N for a signal (as shells do), 255
+    /// when the server said nothing (OpenSSH's convention for "unknown").
+    public var exitCode: Int32 {
+        if let signal { return 128 + (Self.signalNumbers[signal] ?? 0) }
+        return status ?? 255
+    }
+
+    static let signalNumbers: [String: Int32] = [
+        "HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "ABRT": 6, "FPE": 8, "KILL": 9, "USR1": 10, "SEGV": 11,
+        "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15,
+    ]
+}
+
+/// What `run` does with the remote command's standard input.
+public enum CommandInput: Sendable {
+    /// Nothing: the remote side sees end-of-file at once (like `ssh -n`).
+    case none
+    /// Forwards this descriptor until its end-of-file, then sends EOF.
+    case fileDescriptor(Int32)
+    /// Sends these bytes, then EOF.
+    case bytes([UInt8])
+}
+
+extension SSHSession {
+    /// Window and packet sizes for new channels: a large window keeps bulk output flowing without waiting for
+    /// window adjustments (libssh2's default is 2 MiB).
+    static let channelWindow: UInt32 = 16 * 1024 * 1024
+    static let channelPacket: UInt32 = 32768
+
+    /// Runs `command` on a new channel, streaming stdout and stderr to `output` as raw bytes as they arrive, and
+    /// returns how it ended. `timeout` (seconds, nil for none) bounds the whole command; `cancel` stops it at once.
+    /// Both streams are drained together, so a command writing megabytes to both never stalls.
+    /// Commands on one session run one at a time (libssh2 allows one thread per session).
+    public func run(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
+                    cancel: Cancellation? = nil,
+                    output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+        lock.lock()
+        defer { lock.unlock() }
+        try ensureOpen()
+        reapClosedChannels()
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        let io = SessionIO(raw: raw, fd: fd, cancel: cancel, timeout: Double(max(keepaliveInterval, 1) * 4))
+        let channel = try openChannel(io: io)
+        var finished = false
+        defer { releaseChannel(channel, io: io, graceful: finished) }
+        do throws(SSHError) {
+            try io.call("starting the command") {
+                libssh2_channel_process_startup(channel, "exec", 4, command, UInt32(command.utf8.count))
+            }
+            let exit = try pump(channel: channel, io: io, input: input, deadline: deadline, timeout: timeout,
+                                output: output)
+            finished = true
+            return exit
+        } catch {
+            if error.kind == .disconnected { markBroken() }
+            throw error
+        }
+    }
+
+    /// Convenience for short commands: collects both streams in memory.
+    public func capture(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
+                        cancel: Cancellation? = nil) throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8],
+                                                                        exit: CommandExit) {
+        var out: [UInt8] = [], err: [UInt8] = []
+        let exit = try run(command, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
+            if stream == .stdout { out.append(contentsOf: bytes) } else { err.append(contentsOf: bytes) }
+        }
+        return (out, err, exit)
+    }
+
+    /// Sends a keepalive if one is due (call it from an idle loop; `run` does it by itself while waiting).
+    public func keepalive() throws(SSHError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try ensureOpen()
+        var next: Int32 = 0
+        let rc = libssh2_keepalive_send(raw, &next)
+        if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
+            markBroken()
+            throw SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 1).error("sending a keepalive", rc)
+        }
+    }
+
+    // MARK: - Channel life
+
+    func openChannel(io: SessionIO) throws(SSHError) -> OpaquePointer {
+        while true {
+            if let channel = libssh2_channel_open_ex(raw, "session", 7, Self.channelWindow, Self.channelPacket, nil, 0) {
+                return channel
+            }
+            let rc = libssh2_session_last_errno(raw)
+            guard rc == LIBSSH2_ERROR_EAGAIN else {
+                if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_SEND {
+                    markBroken()
+                }
+                throw io.error("opening a channel", rc)
+            }
+            try io.waitOrThrow("opening a channel")
+        }
+    }
+
+    /// Closes and frees a channel without letting a dead or slow server hold the caller for long. After a cancel
+    /// or timeout the close is sent but the server's answer is not awaited (its late packets are dropped).
+    func releaseChannel(_ channel: OpaquePointer, io: SessionIO, graceful: Bool) {
+        if !isBroken {
+            if graceful {
+                let bounded = SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 5)
+                _ = try? bounded.call("closing the channel", allowNegative: true) { libssh2_channel_close(channel) }
+            } else {
+                _ = libssh2_channel_close(channel)
+            }
+        }
+        // libssh2 frees a channel only after the server's CLOSE, which sshd sends when the remote process ends:
+        // park it and free it later instead of waiting here.
+        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !isBroken { context.closing.append(channel) }
+    }
+
+    /// Frees parked channels whose server side has closed by now.
+    func reapClosedChannels() {
+        context.closing.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
+    }
+
+    var isBroken: Bool { context.broken }
+
+    func markBroken() { context.broken = true }
+
+    // MARK: - The I/O loop
+
+    private func pump(channel: OpaquePointer, io: SessionIO, input: CommandInput, deadline: Date?, timeout: Double?,
+                      output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+        let bufferSize = 256 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var feeder = InputFeeder(input)
+        if feeder.isDone { try io.call("closing the command's input") { libssh2_channel_send_eof(channel) } }
+        var nextKeepalive = Date().addingTimeInterval(Double(keepaliveInterval))
+
+        while true {
+            var progressed = false
+            // Drain both streams: reading one can queue the other's data inside libssh2.
+            for (streamID, stream) in [(Int32(0), OutputStream.stdout), (Int32(SSH_EXTENDED_DATA_STDERR), .stderr)] {
+                while true {
+                    let n = libssh2_channel_read_ex(channel, streamID, buffer.assumingMemoryBound(to: CChar.self),
+                                                    bufferSize)
+                    if n > 0 {
+                        output(stream, UnsafeRawBufferPointer(start: buffer, count: n))
+                        progressed = true
+                        continue
+                    }
+                    if n == 0 || n == Int(LIBSSH2_ERROR_EAGAIN) { break }
+                    throw io.error("reading the command's output", Int32(n))
+                }
+            }
+            if !feeder.isDone {
+                if try feeder.feed(channel: channel, io: io) { progressed = true }
+            }
+            if libssh2_channel_eof(channel) != 0 {
+                // Everything the server sent before EOF is queued already; one more pass drained it above.
+                if !progressed { break }
+                continue
+            }
+            if progressed { continue }
+            if libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0 { continue }
+
+            if keepaliveInterval > 0 && Date() >= nextKeepalive {
+                var next: Int32 = 0
+                let rc = libssh2_keepalive_send(raw, &next)
+                if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN { throw io.error("sending a keepalive", rc) }
+                nextKeepalive = Date().addingTimeInterval(Double(max(next, 1)))
+            }
+            var waitUntil = keepaliveInterval > 0 ? nextKeepalive : Date.distantFuture
+            if let deadline, deadline < waitUntil { waitUntil = deadline }
+            switch io.wait(until: waitUntil, extra: feeder.pollDescriptor, forceRead: true) {
+            case .ready, .extraReady:
+                continue
+            case .cancelled:
+                throw SSHError(.cancelled, "", "The command was cancelled.")
+            case .timedOut:
+                if let deadline, Date() >= deadline {
+                    throw SSHError(.commandTimedOut, "", "The command did not finish within \(formatSeconds(timeout ?? 0)) s "
+                                   + "and was stopped (raise --timeout if it needs longer).")
+                }
+            }
+        }
+        // The server sends exit-status before closing; wait for its close to read it.
+        let closing = SessionIO(raw: raw, fd: fd, cancel: io.cancel, timeout: 10)
+        try closing.call("closing the channel", allowNegative: true) { libssh2_channel_close(channel) }
+        try closing.call("waiting for the command's exit status", allowNegative: true) {
+            libssh2_channel_wait_closed(channel)
+        }
+        return exitOf(channel)
+    }
+
+    func exitOf(_ channel: OpaquePointer) -> CommandExit {
+        var signalName: UnsafeMutablePointer<CChar>?
+        var signalLength = 0
+        _ = libssh2_channel_get_exit_signal(channel, &signalName, &signalLength, nil, nil, nil, nil)
+        var signal: String?
+        if let signalName, signalLength > 0 {
+            signal = String(decoding: UnsafeRawBufferPointer(start: signalName, count: signalLength), as: UTF8.self)
+        }
+        if let signalName { libssh2_free(raw, signalName) }
+        // libssh2 reports 0 when no exit-status came; only trust it without a signal.
+        let status = libssh2_channel_get_exit_status(channel)
+        return CommandExit(status: signal == nil ? status : nil, signal: signal)
+    }
+}
+
+/// Feeds the command's standard input from a descriptor or bytes, honouring the channel's window (EAGAIN).
+private struct InputFeeder {
+    private var fd: Int32 = -1
+    private var pending: [UInt8] = []
+    private var sourceDone = false
+    private(set) var isDone = false
+
+    init(_ input: CommandInput) {
+        switch input {
+        case .none:
+            isDone = true
+        case .bytes(let bytes):
+            pending = bytes
+            sourceDone = true
+        case .fileDescriptor(let descriptor):
+            fd = descriptor
+        }
+    }
+
+    /// The descriptor to poll while waiting, when more input is wanted.
+    var pollDescriptor: Int32? { !isDone && pending.isEmpty && !sourceDone ? fd : nil }
+
+    /// Moves what it can; returns whether anything moved.
+    mutating func feed(channel: OpaquePointer, io: SessionIO) throws(SSHError) -> Bool {
+        var moved = false
+        if pending.isEmpty && !sourceDone {
+            var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&probe, 1, 0) > 0 {
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    pending = Array(chunk[0..<n])
+                } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                    sourceDone = true
+                }
+                moved = true
+            }
+        }
+        while !pending.isEmpty {
+            let n = pending.withUnsafeBytes {
+                libssh2_channel_write_ex(channel, 0, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+            }
+            if n == Int(LIBSSH2_ERROR_EAGAIN) { break }
+            if n < 0 { throw io.error("sending the command's input", Int32(n)) }
+            pending.removeFirst(n)
+            moved = true
+        }
+        if pending.isEmpty && sourceDone {
+            let rc = libssh2_channel_send_eof(channel)
+            if rc == 0 { isDone = true; moved = true } else if rc != LIBSSH2_ERROR_EAGAIN {
+                throw io.error("closing the command's input", rc)
+            }
+        }
+        return moved
+    }
+}

@@ -1,0 +1,133 @@
+import CLibSSH2
+import Foundation
+
+/// An interactive shell on a PTY over an open session: raw bytes both ways, window-size changes, and the remote
+/// exit status at the end. Non-blocking: `read` and `write` never wait; `waitForActivity` polls the socket beside
+/// a local descriptor (the user's terminal) so one loop serves both directions.
+public final class ShellChannel: @unchecked Sendable {
+    private let session: SSHSession
+    private let channel: OpaquePointer
+    private var closed = false
+
+    /// Opens a PTY of `cols`×`rows` with terminal type `term` and starts the user's login shell.
+    public init(session: SSHSession, term: String, cols: Int, rows: Int, cancel: Cancellation? = nil) throws(SSHError) {
+        self.session = session
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        try session.ensureOpen()
+        let io = SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: 15)
+        let channel = try session.openChannel(io: io)
+        do throws(SSHError) {
+            try io.call("asking for a terminal") {
+                libssh2_channel_request_pty_ex(channel, term, UInt32(term.utf8.count), nil, 0,
+                                               Int32(cols), Int32(rows), 0, 0)
+            }
+            try io.call("starting the shell") { libssh2_channel_process_startup(channel, "shell", 5, nil, 0) }
+        } catch {
+            _ = libssh2_channel_free(channel)
+            throw error
+        }
+        self.channel = channel
+    }
+
+    deinit {
+        session.lock.lock()
+        if !closed { session.releaseChannel(channel, io: io(timeout: 1), graceful: false) }
+        session.lock.unlock()
+    }
+
+    private func io(timeout: Double, cancel: Cancellation? = nil) -> SessionIO {
+        SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: timeout)
+    }
+
+    /// What `read` found.
+    public enum ReadResult: Sendable, Equatable {
+        case data(Int)
+        case nothing
+        case endOfFile
+    }
+
+    /// Reads what is available (stdout and stderr merged, as a terminal shows them) into `buffer`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SSHError) -> ReadResult {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        for stream in [Int32(0), Int32(SSH_EXTENDED_DATA_STDERR)] {
+            let n = libssh2_channel_read_ex(channel, stream, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                            buffer.count)
+            if n > 0 { return .data(n) }
+            if n < 0 && n != Int(LIBSSH2_ERROR_EAGAIN) {
+                session.markBroken()
+                throw io(timeout: 1).error("reading from the shell", Int32(n))
+            }
+        }
+        return libssh2_channel_eof(channel) != 0 ? .endOfFile : .nothing
+    }
+
+    /// Writes as much of `bytes` as the channel takes now; returns how many were taken.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SSHError) -> Int {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        let n = libssh2_channel_write_ex(channel, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+        if n == Int(LIBSSH2_ERROR_EAGAIN) { return 0 }
+        if n < 0 {
+            session.markBroken()
+            throw io(timeout: 1).error("writing to the shell", Int32(n))
+        }
+        return n
+    }
+
+    /// Tells the remote PTY the new window size (the remote `stty size` follows).
+    public func resize(cols: Int, rows: Int) throws(SSHError) {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        try io(timeout: 5).call("resizing the terminal") {
+            libssh2_channel_request_pty_size_ex(channel, Int32(cols), Int32(rows), 0, 0)
+        }
+    }
+
+    /// Whether data is already queued inside libssh2 (poll the socket only when not).
+    public var hasBufferedData: Bool {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        return libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0
+    }
+
+    /// What woke `waitForActivity`.
+    public enum Activity: Sendable { case remote, local, timeout, cancelled }
+
+    /// Waits until the server sends something, `localDescriptor` becomes readable, or `timeout` seconds pass.
+    /// Sends keepalives as they fall due so a dead network is noticed.
+    public func waitForActivity(localDescriptor: Int32?, timeout: Double, cancel: Cancellation? = nil)
+        throws(SSHError) -> Activity
+    {
+        if hasBufferedData { return .remote }
+        session.lock.lock()
+        var next: Int32 = 0
+        let rc = session.keepaliveInterval > 0 ? libssh2_keepalive_send(session.raw, &next) : 0
+        let waiter = io(timeout: timeout, cancel: cancel)
+        session.lock.unlock()
+        if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN { throw waiter.error("sending a keepalive", rc) }
+        switch waiter.wait(until: Date().addingTimeInterval(timeout), extra: localDescriptor, forceRead: true) {
+        case .ready: return .remote
+        case .extraReady: return .local
+        case .timedOut: return .timeout
+        case .cancelled: return .cancelled
+        }
+    }
+
+    /// Closes the channel and returns how the shell ended.
+    public func close() -> CommandExit {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        guard !closed else { return CommandExit(status: nil, signal: nil) }
+        closed = true
+        if !session.isBroken {
+            let waiter = io(timeout: 3)
+            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
+            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
+        }
+        let exit = session.exitOf(channel)
+        _ = libssh2_channel_free(channel)
+        return exit
+    }
+}

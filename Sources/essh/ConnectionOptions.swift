@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import SSH
+
+/// The options every command that logs in to a server shares (`exec`, later `net`, `shell`).
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .short, help: "Port to connect to (default 22, or the port in DEST).")
+    var port: Int?
+
+    @Option(name: [.customShort("l")], help: "User to log in as (default: the user in DEST, else $USER).")
+    var loginName: String?
+
+    @Option(name: [.customShort("i")], help: ArgumentHelp("Private key file (ed25519 or ecdsa); repeatable.",
+                                                          valueName: "keyfile"))
+    var identity: [String] = []
+
+    @Option(name: .customLong("known-hosts"), help: ArgumentHelp("known_hosts file (default ~/.ssh/known_hosts).",
+                                                                 valueName: "file"))
+    var knownHosts: String?
+
+    @Option(name: .customLong("host-key-policy"),
+            help: "What to do with an unknown host key: strict, accept-new or ask (default: ask on a terminal, strict otherwise). A changed key is always refused.")
+    var hostKeyPolicy: String?
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Seconds to wait for the server while connecting.",
+                                                                    valueName: "seconds"))
+    var connectTimeout: Double = 10
+
+    @Option(name: .customLong("password-file"),
+            help: ArgumentHelp("Read the password from this file (never from the command line).", valueName: "file"))
+    var passwordFile: String?
+
+    @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
+    var verbose = false
+
+    /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
+    static let valueOptions: Set<String> = ["-p", "-l", "-i", "--known-hosts", "--host-key-policy",
+                                            "--connect-timeout", "--password-file"]
+
+    func validateOptions() throws {
+        if let port, !(1...65535).contains(port) {
+            throw ValidationError("-p \(port): a port is a number from 1 to 65535.")
+        }
+        if let hostKeyPolicy, HostKeyPolicy(rawValue: hostKeyPolicy) == nil {
+            throw ValidationError("--host-key-policy \(hostKeyPolicy): use strict, accept-new or ask.")
+        }
+        if !(connectTimeout > 0 && connectTimeout <= 3600) {
+            throw ValidationError("--connect-timeout \(connectTimeout): give seconds between 0 and 3600.")
+        }
+    }
+
+    /// Builds the session options and the prompter for DEST, or throws a message for the person.
+    func resolve(_ dest: String) throws -> (ConnectOptions, TerminalPrompter) {
+        let d: Destination
+        do { d = try Destination(parsing: dest) } catch { throw ValidationError(error.message) }
+        if let p = d.port, let port, p != port {
+            throw ValidationError("DEST says port \(p) but -p says \(port): give the port once.")
+        }
+        if let u = d.user, let loginName, u != loginName {
+            throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
+        }
+        let user = d.user ?? loginName ?? Self.localUser
+        var options = ConnectOptions(host: d.host, port: d.port ?? port ?? 22, user: user,
+                                     knownHostsFile: knownHosts ?? ConnectOptions.defaultKnownHostsFile)
+        options.connectTimeout = connectTimeout
+        options.identityFiles = identity.map { ($0 as NSString).expandingTildeInPath }
+        for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("-i \(file): the key file does not exist or cannot be read.")
+        }
+        let interactive = TerminalPrompter.hasTerminal
+        options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
+        if options.hostKeyPolicy == .ask && !interactive {
+            throw ValidationError("--host-key-policy ask needs a terminal to ask on; use strict or accept-new in scripts.")
+        }
+        var password: String?
+        if let passwordFile {
+            password = try Self.readPasswordFile(passwordFile)
+        }
+        return (options, TerminalPrompter(passwordFromFile: password, interactive: interactive))
+    }
+
+    static var localUser: String {
+        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
+        return ProcessInfo.processInfo.environment["USER"] ?? "root"
+    }
+
+    /// The file's first line. A file others can read is refused, as OpenSSH refuses such key files.
+    static func readPasswordFile(_ path: String) throws -> String {
+        var st = stat()
+        guard stat(path, &st) == 0, let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("--password-file \(path): the file does not exist or cannot be read.")
+        }
+        if (st.st_mode & S_IFMT) == S_IFREG && st.st_mode & 0o077 != 0 {
+            throw ValidationError("--password-file \(path) can be read by other users: run chmod 600 \(path) first.")
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        if let nl = text.firstIndex(where: { $0 == "\n" || $0 == "\r" }) { text = String(text[..<nl]) }
+        guard !text.isEmpty else { throw ValidationError("--password-file \(path) is empty.") }
+        return text
+    }
+}

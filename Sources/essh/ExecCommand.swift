@@ -1,0 +1,136 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import SSH
+
+/// `essh exec DEST [--] COMMAND...`: runs one command on a server, like `ssh DEST COMMAND`.
+struct ExecCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run a command on a server and pass its output through.",
+        discussion: """
+            DEST is [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
+            as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
+            Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
+            130 when interrupted; 255 when connecting or logging in failed.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Stop the command after this many seconds.",
+                                                            valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(name: .customShort("n"), help: "Do not forward stdin (the command sees end-of-file at once).")
+    var noStdin = false
+
+    @Argument(help: "The server: [user@]host[:port].")
+    var dest: String
+
+    @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
+    var command: [String] = []
+
+    /// Options that take a value: `CommandLineArguments` uses this to find DEST.
+    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(["--timeout"]) }
+
+    func validate() throws {
+        try connection.validateOptions()
+        if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
+    }
+
+    func run() throws {
+        var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
+        log.logLevel = connection.verbose ? .debug : .critical
+        let (options, prompter) = try connection.resolve(dest)
+        let cancel = Cancellation()
+        let signals = SignalCancellation(cancel)
+        defer { signals.stop() }
+
+        let session: SSHSession
+        do {
+            session = try SSHSession.connect(options, prompter: prompter, cancel: cancel) { stage in
+                log.debug("\(String(describing: stage))")
+            }
+        } catch {
+            if error.kind == .cancelled { throw ExitCode(130) }
+            printError(error)
+            log.debug("libssh2: \(error.detail)")
+            throw ExitCode(255)
+        }
+        log.debug("connected to \(session.address) (\(session.serverBanner)), host key \(session.hostKey.fingerprint), logged in with \(session.authenticatedWith)")
+
+        // A command line is what a shell would see: words joined by spaces, as ssh does.
+        let line = command.joined(separator: " ")
+        let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
+        var brokenPipe = false
+        do {
+            let exit = try session.run(line, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
+                guard !brokenPipe else { return }
+                if !writeAll(stream == .stdout ? STDOUT_FILENO : STDERR_FILENO, bytes) {
+                    brokenPipe = true
+                    cancel.cancel()
+                }
+            }
+            session.disconnect()
+            if let signal = exit.signal {
+                printError("the remote command was killed by signal \(signal).")
+            }
+            throw ExitCode(exit.exitCode)
+        } catch let error as SSHError {
+            session.disconnect()
+            switch error.kind {
+            case .cancelled: throw ExitCode(brokenPipe ? 141 : 130)
+            case .commandTimedOut:
+                printError(error)
+                throw ExitCode(124)
+            default:
+                printError(error)
+                throw ExitCode(255)
+            }
+        }
+    }
+}
+
+/// Writes every byte (retrying short writes and EINTR); false when the reader went away (EPIPE) or writing failed.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return false
+        }
+        offset += n
+    }
+    return true
+}
+
+/// `essh: MESSAGE` on stderr.
+func printError(_ error: SSHError) { printError(error.message) }
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
+}
+
+/// Turns SIGINT, SIGTERM and SIGHUP into a cancel, so a running command stops cleanly (the session says goodbye).
+final class SignalCancellation: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ cancel: Cancellation) {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { cancel.cancel() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func stop() {
+        for s in sources { s.cancel() }
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+    }
+}

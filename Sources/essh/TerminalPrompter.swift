@@ -1,0 +1,99 @@
+import Foundation
+import SSH
+
+/// Asks the person at the controlling terminal (/dev/tty), as OpenSSH does: host keys, passwords and passphrases
+/// (without echo). Answers from a `--password-file` come first. Nothing asked is logged or stored.
+struct TerminalPrompter: Prompter {
+    /// A password read from `--password-file`; used once.
+    let passwordFromFile: String?
+    /// Whether a terminal is there to ask on.
+    let interactive: Bool
+
+    /// True when /dev/tty can be opened: a person may be asked.
+    static var hasTerminal: Bool {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        if fd < 0 { return false }
+        close(fd)
+        return true
+    }
+
+    func confirmHostKey(_ q: HostKeyQuestion) -> HostKeyDecision {
+        guard interactive else { return .reject }
+        let name = q.port == 22 ? q.host : "[\(q.host)]:\(q.port)"
+        var text = "The authenticity of host '\(name)' can't be established.\n"
+        text += "\(q.key.type) key fingerprint is \(q.key.fingerprint).\n"
+        if !q.otherKnownTypes.isEmpty {
+            text += "This host already has keys of other types in known_hosts: "
+                + q.otherKnownTypes.map { "\($0.key.type) (\($0.file) line \($0.line))" }.joined(separator: ", ") + ".\n"
+        }
+        text += "Are you sure you want to continue connecting (yes/no/once/[fingerprint])? "
+        while true {
+            guard let answer = Self.ask(text, echo: true)?.trimmingCharacters(in: .whitespaces) else { return .reject }
+            switch answer.lowercased() {
+            case "yes": return .acceptAndSave
+            case "once": return .acceptOnce
+            case "no", "": return .reject
+            default:
+                if answer == q.key.fingerprint { return .acceptAndSave }
+                text = "Please type 'yes', 'no', 'once' or the fingerprint: "
+            }
+        }
+    }
+
+    func password(user: String, host: String, attempt: Int) -> String? {
+        if let passwordFromFile { return attempt == 1 ? passwordFromFile : nil }
+        guard interactive else { return nil }
+        if attempt > 1 { Self.say("Permission denied, please try again.\n") }
+        return Self.ask("\(user)@\(host)'s password: ", echo: false)
+    }
+
+    func passphrase(keyFile: String, attempt: Int) -> String? {
+        guard interactive else { return nil }
+        if attempt > 1 { Self.say("Wrong passphrase, please try again.\n") }
+        return Self.ask("Enter passphrase for key '\(keyFile)': ", echo: false)
+    }
+
+    func keyboardInteractive(name: String, instruction: String, prompts: [(text: String, echo: Bool)]) -> [String]? {
+        if let passwordFromFile, prompts.count == 1, !prompts[0].echo { return [passwordFromFile] }
+        guard interactive else { return nil }
+        if !name.isEmpty { Self.say(name + "\n") }
+        if !instruction.isEmpty { Self.say(instruction + "\n") }
+        var answers: [String] = []
+        for p in prompts {
+            guard let a = Self.ask(p.text, echo: p.echo) else { return nil }
+            answers.append(a)
+        }
+        return answers
+    }
+
+    private static func say(_ text: String) {
+        let fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    /// Prints `prompt` on the terminal and reads one line from it, with echo off when asked.
+    private static func ask(_ prompt: String, echo: Bool) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        var saved = termios()
+        let hadTermios = tcgetattr(fd, &saved) == 0
+        if !echo && hadTermios {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ECHONL)
+            tcsetattr(fd, TCSAFLUSH, &quiet)
+        }
+        defer { if !echo && hadTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
+        var bytes: [UInt8] = []
+        var c: UInt8 = 0
+        while read(fd, &c, 1) == 1 {
+            if c == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(c)
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}
