@@ -14,5 +14,6 @@ struct Essh: ParsableCommand {
 
     /// Every subcommand, one line each (each issue adds its own).
     static let subcommandList: [ParsableCommand.Type] = [
+        ParseCommand.self,
     ]
 }
