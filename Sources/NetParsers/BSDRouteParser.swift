@@ -53,6 +53,7 @@ struct BSDRouteParser {
         var (addr, prefix) = text.splitCIDR(r)
         addr = text.withoutZone(addr)
         if ipv6 || text.firstIndex(of: UInt8(ascii: ":"), in: addr) != nil {
+            guard text.isIPv6(addr) else { return text.string(r) }  // a host name: kept as printed
             return text.string(addr) + "/\(prefix ?? 128)"
         }
         var octets = 1

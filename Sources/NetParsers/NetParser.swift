@@ -63,7 +63,7 @@ public enum NetParser {
         guard !candidates.isEmpty else { throw NetParseError(code: .formatNotForKind, tried: []) }
         return try input.withUnsafeBufferPointer { buffer in
             let text = ByteText(bytes: buffer)
-            guard !text.isBlank(0..<text.count) else { throw NetParseError(code: .empty, tried: candidates) }
+            guard buffer.contains(where: { !(isSpace($0) || $0 == 0x0A || $0 == 0x0D) }) else { throw NetParseError(code: .empty, tried: candidates) }
             let detected = FormatDetector(text: text).detect(among: candidates)
             // A named family with a single layout is read as that layout even without its marks.
             guard let chosen = detected ?? (candidates.count == 1 ? candidates[0] : nil) else {
