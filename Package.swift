@@ -1,7 +1,6 @@
 // swift-tools-version:6.0
 // eSSH — a terminal SSH client and server manager.
 // Each module's targets sit in their own list so the layout (docs/ARCHITECTURE.md) reads straight off this file.
-import Foundation
 import PackageDescription
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -26,12 +25,6 @@ let netParsersTargets: [Target] = [
     .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
-// The libFuzzer target exists only when ESSH_FUZZ=1 (`make fuzz`): it needs -sanitize=fuzzer, and without it
-// the executable has no main and would break a plain `swift build`.
-let fuzzTargets: [Target] = ProcessInfo.processInfo.environment["ESSH_FUZZ"] == "1"
-    ? [.executableTarget(name: "NetParsersFuzz", dependencies: ["NetParsers"])] : []
-let fuzzProducts: [Product] = fuzzTargets.isEmpty ? [] : [.executable(name: "NetParsersFuzz", targets: ["NetParsersFuzz"])]
-
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
 let testSupportTargets: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -47,12 +40,12 @@ let esshTargets: [Target] = [
 let package = Package(
     name: "essh",
     platforms: [.macOS(.v13)],
-    products: [.executable(name: "essh", targets: ["essh"])] + fuzzProducts,
+    products: [.executable(name: "essh", targets: ["essh"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
-    targets: systemLibraries + sshTargets + netParsersTargets + fuzzTargets + testSupportTargets + esshTargets,
+    targets: systemLibraries + sshTargets + netParsersTargets + testSupportTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

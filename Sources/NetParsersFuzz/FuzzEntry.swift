@@ -1,4 +1,8 @@
+// `make fuzz` compiles this file together with Sources/NetParsers as one module (SwiftPM renames an executable's
+// `main`, which clashes with libFuzzer's own); the import is for editors that see the files apart.
+#if !NETPARSERS_FUZZ_SINGLE_MODULE
 import NetParsers
+#endif
 
 /// libFuzzer's entry: every parser, every family, on the same bytes. A crash or sanitizer report is a bug;
 /// thrown NetParseErrors are the expected answer to garbage.
