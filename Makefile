@@ -12,7 +12,7 @@ TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps
 BENCH_DEPS := hyperfine nmap pssh valgrind
 HARNESS := Tests/Harness/test-servers.sh
 
-.PHONY: run build release test deps test-deps bench-deps bench fuzz servers-start servers-stop clean
+.PHONY: run build release test deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -61,3 +61,21 @@ bench: bench-deps release
 
 clean:
 	rm -rf .build
+
+# libFuzzer over every NetParsers parser, seeded from the project's fixtures, for FUZZ_SECONDS (default 60).
+# Built with swiftc directly (not a SwiftPM target: SwiftPM renames an executable's main to <Target>_main and the
+# link fails against libFuzzer's main), into .build-fuzz, so normal builds never see it.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@mkdir -p .build-fuzz/corpus .build-fuzz/crashes
+	swiftc -Onone -g -sanitize=fuzzer,address -parse-as-library -module-name NetParsersFuzz \
+		-D NETPARSERS_FUZZ_SINGLE_MODULE Sources/NetParsers/*.swift Sources/NetParsersFuzz/FuzzEntry.swift \
+		-o .build-fuzz/debug/NetParsersFuzz
+	@cp Tests/NetParsersTests/Fixtures/linux/*.out Tests/NetParsersTests/Fixtures/composed/*.out .build-fuzz/corpus/
+	.build-fuzz/debug/NetParsersFuzz .build-fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=.build-fuzz/crashes/ -print_final_stats=1
+
+# jc (PyPI) is the peer tool of bench/bench-parse.sh.
+bench-deps: bench-jc
+bench-jc:
+	@command -v jc >/dev/null || python3 -m pip install --quiet jc

@@ -19,13 +19,19 @@ let sshTargets: [Target] = [
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
+// NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
+let netParsersTargets: [Target] = [
+    .target(name: "NetParsers"),
+    .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
+]
+
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
 let testSupportTargets: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 ]
 
 // The command-line tool and composition root.
-let esshDependencies: [Target.Dependency] = ["SSH", argumentParser, logging]
+let esshDependencies: [Target.Dependency] = ["SSH", "NetParsers", argumentParser, logging]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
@@ -40,6 +46,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
-    targets: systemLibraries + sshTargets + testSupportTargets + esshTargets,
+    targets: systemLibraries + sshTargets + netParsersTargets + testSupportTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

@@ -15,5 +15,6 @@ struct Essh: ParsableCommand {
     /// Every subcommand, one line each (each issue adds its own).
     static let subcommandList: [ParsableCommand.Type] = [
         ExecCommand.self,
+        ParseCommand.self,
     ]
 }

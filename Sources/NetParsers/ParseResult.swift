@@ -1,0 +1,16 @@
+/// What a parser recognised: the items, the layout it read, and a warning for each part it could not read.
+public struct ParseResult<Item: Sendable>: Sendable {
+    /// The recognised items in input order.
+    public var items: [Item]
+    /// The layout the text was read as.
+    public var format: InputFormat
+    /// One sentence per line or block that was skipped or only partly understood.
+    public var warnings: [String]
+
+    /// A result with the given parts.
+    public init(items: [Item], format: InputFormat, warnings: [String] = []) {
+        self.items = items
+        self.format = format
+        self.warnings = warnings
+    }
+}

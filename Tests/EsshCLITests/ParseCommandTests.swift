@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ParseCommandTests {
+    private let fixtures = RepoPaths.root + "/Tests/NetParsersTests/Fixtures"
+
+    @Test func interfacesTableFromAFile() throws {
+        let r = try Binary.runEssh(["parse", "interfaces", fixtures + "/linux/ip-addr.out"])
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("DEVICE  STATE") == true)
+        #expect(r.out.contains("down0   down    9000  198.51.100.7"))
+        #expect(r.err.isEmpty)
+    }
+
+    @Test func jsonFromStandardInputKeepsEveryKey() throws {
+        let input = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/linux/route-n.out"))
+        let r = try Binary.runEssh(["parse", "routes", "--json"], stdin: input)
+        #expect(r.status == 0)
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: [[String: Any]]]
+        let first = try #require(object?["routes"]?.first)
+        #expect(first["destination"] as? String == "0.0.0.0/0")
+        #expect(Set(first.keys) == ["destination", "gateway", "interface", "metric", "flags"])
+    }
+
+    @Test func socketsWithANamedFormat() throws {
+        let r = try Binary.runEssh(["parse", "sockets", "--format", "ss", fixtures + "/linux/ss-tulpn.out"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("python3"))
+    }
+
+    @Test func unrecognisedInputExitsOneNamingTheFormatsTried() throws {
+        let r = try Binary.runEssh(["parse", "routes"], stdin: Data("nothing to see here\n".utf8))
+        #expect(r.status == 1)
+        #expect(r.err.contains("route -n"))
+        #expect(r.err.contains("ip route"))
+        #expect(r.err.contains("route print (Windows)"))
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func aMissingFileExitsOneWithItsName() throws {
+        let r = try Binary.runEssh(["parse", "interfaces", "/nonexistent/ifconfig.txt"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("Cannot read /nonexistent/ifconfig.txt"))
+    }
+
+    @Test func aDirectoryIsRefused() throws {
+        let r = try Binary.runEssh(["parse", "interfaces", fixtures])
+        #expect(r.status == 1)
+        #expect(r.err.contains("is a directory"))
+    }
+
+    @Test func partlyRecognisedInputWarnsOnStandardError() throws {
+        let text = "eth0: flags=4163<UP>  mtu 1500\n        inet 10.0.0.1  netmask 255.0.0.0\n#junk\n"
+        let r = try Binary.runEssh(["parse", "interfaces", "--json"], stdin: Data(text.utf8))
+        #expect(r.status == 0)
+        #expect(r.err.contains("warning: standard input: line 3"))
+        #expect(r.out.contains("\"10.0.0.1\""))
+    }
+
+    @Test func aFormatWithoutLayoutsForTheKindIsAnError() throws {
+        let r = try Binary.runEssh(["parse", "interfaces", "--format", "ss"], stdin: Data("x\n".utf8))
+        #expect(r.status == 1)
+        #expect(r.err.contains("--format"))
+    }
+
+    @Test func anUnknownFormatNameIsRejectedByTheParser() throws {
+        let r = try Binary.runEssh(["parse", "interfaces", "--format", "nope"], stdin: Data())
+        #expect(r.status != 0)
+        #expect(r.err.contains("nope"))
+    }
+}
