@@ -6,6 +6,7 @@ import PackageDescription
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 // C libraries from Debian, seen through small header shims. Only SSH imports CLibSSH2.
 let systemLibraries: [Target] = [
@@ -24,8 +25,20 @@ let testSupportTargets: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 ]
 
+// Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
+let inventoryTargets: [Target] = [
+    .target(name: "Inventory", dependencies: [grdb]),
+    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport"]),
+]
+
+// Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.
+let reachabilityTargets: [Target] = [
+    .target(name: "Reachability"),
+    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
+]
+
 // The command-line tool and composition root.
-let esshDependencies: [Target.Dependency] = ["SSH", argumentParser, logging]
+let esshDependencies: [Target.Dependency] = ["SSH", "Inventory", "Reachability", argumentParser, logging]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
@@ -39,7 +52,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + sshTargets + testSupportTargets + esshTargets,
+    targets: systemLibraries + sshTargets + testSupportTargets + inventoryTargets + reachabilityTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,8 @@
+/// `~` expansion the way a shell and OpenSSH do it for the current user.
+enum PathExpansion {
+    static func expandTilde(_ path: String, home: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + String(path.dropFirst(1)) }
+        return path
+    }
+}
