@@ -32,8 +32,10 @@ let inventoryTargets: [Target] = [
 ]
 
 // Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.
+// CEpoll: epoll and eventfd headers (in libc, so nothing to link); only Reachability imports it.
 let reachabilityTargets: [Target] = [
-    .target(name: "Reachability"),
+    .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+    .target(name: "Reachability", dependencies: ["CEpoll"]),
     .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
 ]
 

@@ -79,13 +79,19 @@ extension Inventory {
     }
 
     /// Adds the servers whose names are new and updates the connection fields (host, port, user, key) of those
-    /// already saved, in one transaction; tags, notes and OS of saved servers are kept. Nothing is saved when one
-    /// draft is invalid.
+    /// already saved, in one transaction; tags, notes and OS of saved servers are kept. Invalid drafts are skipped
+    /// and listed in the summary with the reason.
     public func importServers(_ drafts: [ServerDraft], at date: Date = Date()) throws(InventoryError) -> ImportSummary {
         try write { db in
             var summary = ImportSummary()
             for draft in drafts {
-                let incoming = try draft.makeServer(at: date)
+                let incoming: Server
+                do {
+                    incoming = try draft.makeServer(at: date)
+                } catch let error as InventoryError {
+                    summary.skipped.append("\(draft.name): \(error.message)")
+                    continue
+                }
                 if var old = try Server.filter(Column("name") == draft.name).fetchOne(db) {
                     let before = old
                     old.host = incoming.host
@@ -127,4 +133,6 @@ public struct ImportSummary: Sendable, Equatable {
     public var updated: [String] = []
     /// Saved servers already up to date.
     public var unchanged: [String] = []
+    /// Entries not saved, as "name: why".
+    public var skipped: [String] = []
 }

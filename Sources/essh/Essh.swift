@@ -14,5 +14,7 @@ struct Essh: ParsableCommand {
 
     /// Every subcommand, one line each (each issue adds its own).
     static let subcommandList: [ParsableCommand.Type] = [
+        ServersCommand.self,
+        CheckCommand.self,
     ]
 }
