@@ -28,7 +28,7 @@ let testSupportTargets: [Target] = [
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
 let inventoryTargets: [Target] = [
     .target(name: "Inventory", dependencies: [grdb]),
-    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport"]),
+    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
 ]
 
 // Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.

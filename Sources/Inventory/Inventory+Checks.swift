@@ -3,18 +3,22 @@ import GRDB
 
 /// Online check results, kept per server (the newest `checkResultsKept`).
 extension Inventory {
-    /// Stores results in one transaction and prunes each server's older ones.
+    /// Stores results in one transaction and prunes the older results of the servers concerned (each prune walks
+    /// the serverId index, so recording 10,000 results stays cheap however long the table has grown).
     public func recordCheckResults(_ results: [CheckResult]) throws(InventoryError) {
         if results.isEmpty { return }
         try write { db in
-            for var result in results { try result.insert(db) }
-            try db.execute(sql: """
-                DELETE FROM checkResult WHERE id IN (
-                    SELECT id FROM (
-                        SELECT id, ROW_NUMBER() OVER (PARTITION BY serverId ORDER BY checkedAt DESC, id DESC) AS rank
-                        FROM checkResult)
-                    WHERE rank > ?)
-                """, arguments: [Self.checkResultsKept])
+            for var result in results {
+                result.checkedAt = result.checkedAt.databasePrecision
+                try result.insert(db)
+            }
+            let prune = try db.cachedStatement(sql: """
+                DELETE FROM checkResult WHERE serverId = ?1 AND id <= (
+                    SELECT id FROM checkResult WHERE serverId = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)
+                """)
+            for serverId in Set(results.map(\.serverId)) {
+                try prune.execute(arguments: [serverId, Self.checkResultsKept])
+            }
         }
     }
 

@@ -30,7 +30,7 @@ extension Inventory {
             if server.name != old.name, try Server.filter(Column("name") == server.name).fetchCount(db) > 0 {
                 throw Self.duplicate(server.name)
             }
-            server.updatedAt = date
+            server.updatedAt = date.databasePrecision
             try server.update(db)
             return server
         }
@@ -72,7 +72,7 @@ extension Inventory {
             guard var server = try Server.filter(Column("name") == name).fetchOne(db) else {
                 throw InventoryError.unknownServer(name)
             }
-            server.lastConnectedAt = date
+            server.lastConnectedAt = date.databasePrecision
             if let os, os != .auto { server.os = os }
             try server.update(db)
         }
@@ -104,7 +104,7 @@ extension Inventory {
                     if old == before {
                         summary.unchanged.append(draft.name)
                     } else {
-                        old.updatedAt = date
+                        old.updatedAt = date.databasePrecision
                         try old.update(db)
                         summary.updated.append(draft.name)
                     }

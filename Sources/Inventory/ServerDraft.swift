@@ -40,7 +40,7 @@ public struct ServerDraft: Sendable, Equatable {
             id: nil, name: name, host: host, port: port, user: user.flatMap { $0.isEmpty ? nil : $0 },
             auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
-            createdAt: date, updatedAt: date, lastConnectedAt: nil)
+            createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil)
         try ServerValidation.validate(server)
         return server
     }
