@@ -33,6 +33,28 @@ public struct CheckResult: Codable, Sendable, Equatable, FetchableRecord, Mutabl
         self.checkedAt = checkedAt
     }
 
+    /// Reads a row of the `checkResult` table (by hand: thousands are read and written per check run).
+    public init(row: Row) throws {
+        id = row["id"]
+        serverId = row["serverId"]
+        status = row["status"]
+        latencyMs = row["latencyMs"]
+        banner = row["banner"]
+        error = row["error"]
+        checkedAt = row["checkedAt"]
+    }
+
+    /// Writes the columns of the `checkResult` table.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["serverId"] = serverId
+        container["status"] = status
+        container["latencyMs"] = latencyMs
+        container["banner"] = banner
+        container["error"] = error
+        container["checkedAt"] = checkedAt
+    }
+
     /// Stores the row id after an insert.
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

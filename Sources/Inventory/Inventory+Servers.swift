@@ -56,7 +56,7 @@ extension Inventory {
 
     /// Every saved server in name order, or only those carrying `tag`.
     public func servers(taggedWith tag: String? = nil) throws(InventoryError) -> [Server] {
-        let all = try read { db in try Server.order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db) }
+        let all = try read { db in try Server.order(Column("name").collating(.nocase)).fetchAll(db) }
         guard let tag else { return all }
         return all.filter { $0.tags.contains(tag) }
     }

@@ -18,7 +18,7 @@ enum InventoryMigrations {
                 t.column("auth", .text).notNull()
                 t.column("keyPath", .text)
                 t.column("os", .text).notNull().defaults(to: "auto")
-                t.column("tags", .text).notNull().defaults(to: "[]")
+                t.column("tags", .text).notNull().defaults(to: "")  // comma-separated
                 t.column("note", .text).notNull().defaults(to: "")
                 t.column("createdAt", .datetime).notNull()
                 t.column("updatedAt", .datetime).notNull()

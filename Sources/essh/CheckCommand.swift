@@ -49,30 +49,45 @@ struct CheckCommand: ParsableCommand {
             CommandFailure.printError(error.description)
             throw ExitCode(2)
         }
+        // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
+        // them first lets their wait overlap the connects to everyone else.
+        let lastChecks = (try? inventory.lastCheckResults()) ?? [:]
+        let order = servers.indices.sorted { a, b in
+            let slowA = Self.expectedSlow(servers[a].id.flatMap { lastChecks[$0] })
+            let slowB = Self.expectedSlow(servers[b].id.flatMap { lastChecks[$0] })
+            return slowA != slowB ? slowA : a < b
+        }
         let progress = CheckProgress(total: servers.count, enabled: TerminalOutput.stderrIsTerminal)
+        let recorder = CheckRecorder(inventory: inventory)
         let outcomes: [CheckOutcome]
         do {
-            outcomes = try checker.check(servers.map { CheckTarget(host: $0.host, port: $0.port) }) { outcome in
+            let targets = order.map { CheckTarget(host: servers[$0].host, port: servers[$0].port) }
+            let checked = try checker.check(targets) { outcome in
                 progress.record(outcome.status)
+                if let id = servers[order[outcome.index]].id {
+                    recorder.add(CheckResult(serverId: id, status: outcome.status.rawValue,
+                                             latencyMs: outcome.latencyMs, banner: outcome.banner,
+                                             error: outcome.error, checkedAt: Date()))
+                }
             }
+            var inServerOrder = checked
+            for outcome in checked { inServerOrder[order[outcome.index]] = outcome }
+            outcomes = inServerOrder
         } catch {
             progress.clear()
             CommandFailure.printError(error.description)
             throw ExitCode(3)
         }
         progress.clear()
-        let now = Date()
-        let records = zip(servers, outcomes).compactMap { server, outcome in
-            server.id.map {
-                CheckResult(serverId: $0, status: outcome.status.rawValue, latencyMs: outcome.latencyMs,
-                            banner: outcome.banner, error: outcome.error, checkedAt: now)
-            }
-        }
-        try CommandFailure.guarding { () throws(InventoryError) in try inventory.recordCheckResults(records) }
+        try CommandFailure.guarding { () throws(InventoryError) in try recorder.finish() }
         let rows = zip(servers, outcomes).map { CheckReport.Row(server: $0, outcome: $1) }
         TerminalOutput.write(json ? try CheckReport.json(rows) + "\n"
                                   : CheckReport.table(rows, colour: TerminalOutput.colourOnStdout))
         if outcomes.contains(where: { $0.status != .online }) { throw ExitCode(1) }
+    }
+
+    private static func expectedSlow(_ last: CheckResult?) -> Bool {
+        last?.status == "timeout" || last?.status == "not-ssh"
     }
 
     /// The servers named by the selectors, in order, each once; every name must exist and every tag match one.

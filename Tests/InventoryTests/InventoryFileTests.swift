@@ -70,7 +70,7 @@ import TestSupport
             try queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO server (name, host, port, user, auth, keyPath, os, tags, note, createdAt, updatedAt)
-                    VALUES ('old', 'old.lan', 2200, 'me', 'agent', NULL, 'linux', '["t"]', 'n',
+                    VALUES ('old', 'old.lan', 2200, 'me', 'agent', NULL, 'linux', 't,u', 'n',
                             '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')
                     """)
             }
@@ -78,7 +78,7 @@ import TestSupport
             let inventory = try Inventory(path: path)
             #expect(try inventory.appliedMigrations() == ids, "from \(id)")
             let old = try inventory.server(named: "old")
-            #expect(old.host == "old.lan" && old.port == 2200 && old.tags == ["t"] && old.os == .linux)
+            #expect(old.host == "old.lan" && old.port == 2200 && old.tags == ["t", "u"] && old.os == .linux)
             #expect(try schema(path) == (try schema(fresh)), "schema after upgrading from \(id)")
         }
     }
