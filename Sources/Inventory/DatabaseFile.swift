@@ -35,7 +35,8 @@ enum DatabaseFile {
             throw InventoryError.readOnly(path: path, detail: "no write permission")
         }
         if access(path, R_OK) != 0 {
-            throw InventoryError(.io, String(cString: strerror(errno)), "Cannot read the database \(path): check its permissions.")
+            throw InventoryError(.io, String(cString: strerror(errno)),
+                                 "Cannot read the database \(path): check its permissions.")
         }
         if info.st_size == 0 { return .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ioError(path, errno) }
@@ -52,7 +53,8 @@ enum DatabaseFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             if !isDirectory.boolValue {
-                throw InventoryError(.io, "not a directory", "\(directory) is not a folder; the database cannot go there.")
+                throw InventoryError(.io, "not a directory",
+                                     "\(directory) is not a folder; the database cannot go there.")
             }
             return
         }
@@ -71,6 +73,7 @@ enum DatabaseFile {
 
     private static func ioError(_ path: String, _ code: Int32) -> InventoryError {
         let detail = String(cString: strerror(code))
-        return InventoryError(.io, detail, "Cannot create or open \(path): \(detail). Check the folder's permissions or use --db.")
+        return InventoryError(.io, detail,
+                              "Cannot create or open \(path): \(detail). Check the folder's permissions or use --db.")
     }
 }

@@ -30,7 +30,8 @@ extension Inventory {
                 JOIN (SELECT serverId, MAX(id) AS id FROM checkResult GROUP BY serverId) newest ON c.id = newest.id
                 """)
         }
-        return Dictionary(rows.map { ($0.serverId, $0) }, uniquingKeysWith: { a, b in a.checkedAt >= b.checkedAt ? a : b })
+        return Dictionary(rows.map { ($0.serverId, $0) },
+                          uniquingKeysWith: { a, b in a.checkedAt >= b.checkedAt ? a : b })
     }
 
     /// The stored results of one server, newest first.

@@ -11,7 +11,8 @@ extension Inventory {
             guard let server = try Server.filter(Column("name") == name).fetchOne(db), let id = server.id else {
                 throw InventoryError.unknownServer(name)
             }
-            var entry = HistoryEntry(serverId: id, command: command, ranAt: date.databasePrecision, exitStatus: exitStatus)
+            var entry = HistoryEntry(serverId: id, command: command, ranAt: date.databasePrecision,
+                                     exitStatus: exitStatus)
             try entry.insert(db)
             return entry
         }

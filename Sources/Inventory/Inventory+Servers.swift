@@ -67,7 +67,8 @@ extension Inventory {
     }
 
     /// Records a successful connection (and the OS it revealed, when detected) on the server named `name`.
-    public func recordConnection(named name: String, os: ServerOS? = nil, at date: Date = Date()) throws(InventoryError) {
+    public func recordConnection(named name: String, os: ServerOS? = nil, at date: Date = Date())
+        throws(InventoryError) {
         try write { db in
             guard var server = try Server.filter(Column("name") == name).fetchOne(db) else {
                 throw InventoryError.unknownServer(name)

@@ -245,7 +245,8 @@ public struct SSHConfigReader: Sendable {
             } else if c == "\"" {
                 inQuotes = true
                 hasWord = true
-            } else if c == " " || c == "\t" || (c == "=" && !sawEquals && (words.isEmpty || (words.count == 1 && !hasWord))) {
+            } else if c == " " || c == "\t"
+                        || (c == "=" && !sawEquals && (words.isEmpty || (words.count == 1 && !hasWord))) {
                 if c == "=" { sawEquals = true }
                 if hasWord {
                     words.append(current)

@@ -6,7 +6,8 @@ enum ServerValidation {
         try validateName(server.name)
         let host = server.host
         if host.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw InventoryError(.invalidHost, "", "The host of '\(server.name)' is empty: give --host NAME-OR-ADDRESS.")
+            throw InventoryError(.invalidHost, "",
+                                 "The host of '\(server.name)' is empty: give --host NAME-OR-ADDRESS.")
         }
         if host.contains(where: { $0.isWhitespace || $0.isNewline }) || host.hasPrefix("-") {
             throw InventoryError(.invalidHost, host, """
@@ -20,13 +21,16 @@ enum ServerValidation {
                 """)
         }
         if let user = server.user, user.contains(where: { $0.isWhitespace || $0 == "@" }) {
-            throw InventoryError(.invalidValue, user, "The user '\(user)' contains a space or '@'; give the bare login name.")
+            throw InventoryError(.invalidValue, user,
+                                 "The user '\(user)' contains a space or '@'; give the bare login name.")
         }
         if server.auth == .key && server.keyPath == nil {
-            throw InventoryError(.invalidValue, "", "Key authentication for '\(server.name)' needs a key file: give --key PATH.")
+            throw InventoryError(.invalidValue, "",
+                                 "Key authentication for '\(server.name)' needs a key file: give --key PATH.")
         }
         for tag in server.tags where tag.contains(where: { $0.isWhitespace || $0 == "," }) {
-            throw InventoryError(.invalidValue, tag, "The tag '\(tag)' contains a space or a comma; use one word per tag.")
+            throw InventoryError(.invalidValue, tag,
+                                 "The tag '\(tag)' contains a space or a comma; use one word per tag.")
         }
     }
 

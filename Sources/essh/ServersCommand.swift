@@ -103,7 +103,8 @@ struct ServersCommand: ParsableCommand {
                 TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: checks) + "\n")
             } else if servers.isEmpty {
                 TerminalOutput.writeError(tag == nil
-                    ? "No saved servers. Add one with `essh servers add NAME --host HOST` or `essh servers import-ssh-config`.\n"
+                    ? "No saved servers. Add one with `essh servers add NAME --host HOST` "
+                        + "or `essh servers import-ssh-config`.\n"
                     : "No saved server has the tag '\(tag!)'.\n")
             } else {
                 TerminalOutput.write(ServerFormatting.table(servers, lastChecks: checks,

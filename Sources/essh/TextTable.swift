@@ -23,7 +23,8 @@ struct TextTable {
                 let isLast = i == cells.count - 1
                 let padded = isLast ? cell.text : cell.text.padding(toLength: widths[i], withPad: " ", startingAt: 0)
                 if colour, let code = cell.colour {
-                    parts.append("\u{1B}[\(code)m\(cell.text)\u{1B}[0m" + String(repeating: " ", count: padded.count - cell.text.count))
+                    let padding = String(repeating: " ", count: padded.count - cell.text.count)
+                    parts.append("\u{1B}[\(code)m\(cell.text)\u{1B}[0m" + padding)
                 } else {
                     parts.append(padded)
                 }

@@ -61,7 +61,8 @@ import TestSupport
         try add(dir, "up", "127.0.0.1", ssh.port)
         #expect(try essh(dir, ["check"]).status == 0)
         let list = try essh(dir, ["servers", "list", "--json"])
-        let servers = (try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any])?["servers"] as? [[String: Any]]
+        let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+        let servers = object?["servers"] as? [[String: Any]]
         let last = servers?.first?["last_check"] as? [String: Any]
         #expect(last?["status"] as? String == "online")
         #expect(last?["checked_at"] as? String != nil)

@@ -87,9 +87,11 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.file("essh.db")))
         let attributes = try FileManager.default.attributesOfItem(atPath: custom)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
-        #expect(try FileManager.default.attributesOfItem(atPath: dir.file("nested"))[.posixPermissions] as? Int == 0o700)
+        let folder = try FileManager.default.attributesOfItem(atPath: dir.file("nested"))
+        #expect(folder[.posixPermissions] as? Int == 0o700)
         // Without --db or ESSH_DB the XDG location under HOME is used.
-        let r = try Binary.runEssh(["servers", "add", "x", "--host", "h"], environment: ["HOME": dir.path, "ESSH_DB": ""])
+        let r = try Binary.runEssh(["servers", "add", "x", "--host", "h"],
+                                   environment: ["HOME": dir.path, "ESSH_DB": ""])
         #expect(r.status == 0, "\(r.err)")
         #expect(FileManager.default.fileExists(atPath: dir.file(".local/share/essh/essh.db")))
     }
@@ -135,7 +137,8 @@ import TestSupport
     @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        _ = try essh(dir, ["servers", "add", "a", "--host", "a.lan", "--port", "2200", "--user", "me", "--key", "/k/id"])
+        _ = try essh(dir, ["servers", "add", "a", "--host", "a.lan", "--port", "2200", "--user", "me",
+                           "--key", "/k/id"])
         _ = try essh(dir, ["servers", "add", "b", "--host", "::1"])
         let export = try essh(dir, ["servers", "export"])
         #expect(export.status == 0)
@@ -146,7 +149,8 @@ import TestSupport
         let original = try essh(dir, ["servers", "export", "--format", "json"])
         let copy = try essh(dir, ["servers", "export", "--format", "json"], env: other)
         func connection(_ r: RunResult) throws -> [[String]] {
-            let list = (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["servers"] as? [[String: Any]]
+            let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+            let list = object?["servers"] as? [[String: Any]]
             return (list ?? []).map { s in ["name", "host", "port", "user", "key"].map { "\(s[$0] ?? "")" } }
         }
         #expect(try connection(original) == (try connection(copy)))

@@ -51,7 +51,8 @@ import TestSupport
     @Test func anEmptyExistingFileIsMigrated() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        FileManager.default.createFile(atPath: dir.file("e.db"), contents: Data(), attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(atPath: dir.file("e.db"), contents: Data(),
+                                       attributes: [.posixPermissions: 0o600])
         #expect(try Inventory(path: dir.file("e.db")).appliedMigrations() == Inventory.migrationIdentifiers)
     }
 

@@ -124,9 +124,10 @@ import Testing
         let inventory = try Inventory()
         try inventory.addServer(ServerDraft(name: "a", host: "h"))
         try inventory.addServer(ServerDraft(name: "b", host: "h"))
-        try inventory.appendHistory(serverNamed: "a", command: "uptime", exitStatus: 0, at: Date(timeIntervalSince1970: 1))
-        try inventory.appendHistory(serverNamed: "a", command: "false", exitStatus: 1, at: Date(timeIntervalSince1970: 2))
-        try inventory.appendHistory(serverNamed: "a", command: "sleep 99", exitStatus: nil, at: Date(timeIntervalSince1970: 3))
+        for (i, (command, status)) in ([("uptime", 0), ("false", 1), ("sleep 99", nil)] as [(String, Int?)]).enumerated() {
+            try inventory.appendHistory(serverNamed: "a", command: command, exitStatus: status,
+                                        at: Date(timeIntervalSince1970: Double(i + 1)))
+        }
         try inventory.appendHistory(serverNamed: "b", command: "ls", exitStatus: 0)
         let history = try inventory.history(serverNamed: "a")
         #expect(history.map(\.command) == ["sleep 99", "false", "uptime"])
