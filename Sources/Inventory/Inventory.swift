@@ -71,14 +71,17 @@ public final class Inventory: Sendable {
             let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? ""
             if check != "ok" { throw InventoryError.corrupt(path: path, detail: "quick_check: \(check)") }
             let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            // Another eSSH creating this file right now may have written GRDB's bookkeeping table but not yet its
+            // first migration (which stamps the application id): that file is ours, not another program's.
+            let tableCount = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sqlite_master WHERE name != 'grdb_migrations'") ?? 0
             if appID != InventoryMigrations.applicationID && (appID != 0 || tableCount > 0) {
                 throw InventoryError(.notEsshDatabase, "application_id \(appID)", """
                     \(path) is an SQLite database of another program, not eSSH's; eSSH left it untouched. \
                     Use --db to pick another file.
                     """)
             }
-            if tableCount > 0, try InventoryMigrations.migrator.hasBeenSuperseded(db) {
+            if try InventoryMigrations.migrator.hasBeenSuperseded(db) {
                 let known = Set(InventoryMigrations.migrator.migrations)
                 let unknown = try InventoryMigrations.migrator.appliedIdentifiers(db).subtracting(known).sorted()
                 throw InventoryError(.newerDatabase, "unknown migrations: \(unknown.joined(separator: ", "))", """

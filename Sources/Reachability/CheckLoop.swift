@@ -1,4 +1,5 @@
 import CEpoll
+import Dispatch
 import Glibc
 
 /// One run of checks: the epoll loop, the sockets in flight and what each target has shown so far. Owns its epoll
@@ -16,6 +17,10 @@ final class CheckLoop {
 
     private struct TargetState {
         var attemptFDs: [Int32] = []
+        /// Connects issued but not yet registered: the target is not concluded while some remain.
+        var unregistered = 0
+        /// The name has resolved (or was an address): only lookups still running can time out as DNS errors.
+        var resolved = false
         var best: CheckOutcome?
         var done = false
     }
@@ -113,6 +118,7 @@ final class CheckLoop {
         }
         switch SocketAddress.resolve(host: host, port: target.port, numericOnly: true) {
         case .success(let addresses):
+            states[index].resolved = true
             ready.append((index, addresses))
         case .failure(let failure) where failure.isNotNumeric:
             resolver.submit(index: index, host: host, port: target.port)
@@ -126,6 +132,7 @@ final class CheckLoop {
         for answer in resolver.take() where !states[answer.index].done {
             switch answer.result {
             case .success(let addresses):
+                states[answer.index].resolved = true
                 ready.append((answer.index, addresses))
             case .failure(let failure):
                 finish(answer.index, CheckOutcome(index: answer.index, target: targets[answer.index],
@@ -136,18 +143,84 @@ final class CheckLoop {
 
     /// Starts waiting targets while their addresses fit under the socket limit.
     private func startReady() {
+        var batch: [(target: Int, address: SocketAddress)] = []
+        var reserved = attempts.count
         while readyHead < ready.count {
             let (index, addresses) = ready[readyHead]
             let wanted = min(addresses.count, socketLimit)
-            if attempts.count + wanted > socketLimit && !attempts.isEmpty { break }
+            if reserved + wanted > socketLimit && reserved > 0 { break }
             readyHead += 1
             if states[index].done { continue }
-            for address in addresses.prefix(wanted) where !states[index].done { connect(index, address) }
+            reserved += wanted
+            states[index].unregistered += wanted
+            for address in addresses.prefix(wanted) { batch.append((index, address)) }
         }
         if readyHead == ready.count {
             ready.removeAll(keepingCapacity: true)
             readyHead = 0
         }
+        for opened in Self.open(batch) {
+            states[opened.target].unregistered -= 1
+            if states[opened.target].done {
+                if opened.fd >= 0 { close(opened.fd) }
+            } else {
+                register(opened)
+            }
+        }
+    }
+
+    /// A socket whose non-blocking connect has been issued, not yet watched.
+    private struct Opened {
+        var target: Int
+        var address: SocketAddress
+        var fd: Int32 = -1
+        var started: UInt64 = 0
+        var code: Int32 = 0
+    }
+
+    /// Below this many, one thread issues the connects; above, every core does a share (each connect to loopback
+    /// runs the TCP handshake inside the system call, so a burst of thousands is kernel time worth spreading).
+    static let parallelConnectThreshold = 512
+
+    /// Issues the connects of a batch (in parallel when it is large) and returns them in the order they started,
+    /// which keeps the deadline queue in order.
+    private static func open(_ batch: [(target: Int, address: SocketAddress)]) -> [Opened] {
+        var opened = batch.map { Opened(target: $0.target, address: $0.address) }
+        let workers = batch.count < parallelConnectThreshold ? 1 : min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        opened.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedBuffer(buffer: buffer)
+            let chunk = (buffer.count + workers - 1) / workers
+            let work: @Sendable (Int) -> Void = { worker in
+                let range = min(worker * chunk, shared.buffer.count)..<min((worker + 1) * chunk, shared.buffer.count)
+                for i in range { shared.buffer[i] = issue(shared.buffer[i]) }
+            }
+            if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+        }
+        if workers > 1 { opened.sort { $0.started < $1.started } }
+        return opened
+    }
+
+    private struct SharedBuffer: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<Opened>
+    }
+
+    private static func issue(_ request: Opened) -> Opened {
+        var result = request
+        let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+        result.fd = socket(request.address.family, type, 0)
+        result.started = now()
+        if result.fd < 0 {
+            result.code = errno
+            return result
+        }
+        var storage = request.address.storage
+        let rc = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(result.fd, $0, request.address.length)
+            }
+        }
+        result.code = rc == 0 ? 0 : errno
+        return result
     }
 
     private func finish(_ index: Int, _ outcome: CheckOutcome) {
@@ -162,22 +235,19 @@ final class CheckLoop {
 
     // MARK: Attempts
 
-    private func connect(_ index: Int, _ address: SocketAddress) {
+    /// Watches an issued connect, or concludes its attempt when the connect failed at once.
+    private func register(_ opened: Opened) {
+        let index = opened.target, fd = opened.fd, code = opened.code
         let target = targets[index]
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         if fd < 0 {
             return conclude(index, CheckOutcome(index: index, target: target, status: .unreachable,
-                                                error: "no socket: \(String(cString: strerror(errno)))",
-                                                address: address.text))
+                                                error: "no socket: \(String(cString: strerror(code)))",
+                                                address: opened.address.text))
         }
         let serial = nextSerial
         nextSerial &+= 1
-        var attempt = Attempt(fd: fd, serial: serial, target: index, address: address.text, started: Self.now())
-        var storage = address.storage
-        let rc = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
-        }
-        let code = rc == 0 ? 0 : errno
+        var attempt = Attempt(fd: fd, serial: serial, target: index, address: opened.address.text,
+                              started: opened.started)
         if code != 0 && code != EINPROGRESS {
             close(fd)
             return conclude(index, failure(index, code, address: attempt.address, started: attempt.started))
@@ -259,8 +329,7 @@ final class CheckLoop {
         while lookupHead < lookupDeadlines.count, lookupDeadlines[lookupHead].at <= now {
             let index = lookupDeadlines[lookupHead].target
             lookupHead += 1
-            // Still resolving: a name the resolver has answered is in `ready` or has attempts.
-            if !states[index].done && states[index].attemptFDs.isEmpty && !isReady(index) {
+            if !states[index].done && !states[index].resolved {
                 finish(index, CheckOutcome(index: index, target: targets[index], status: .dnsError,
                                            error: "no answer from the name server within \(timeoutText)"))
             }
@@ -288,10 +357,6 @@ final class CheckLoop {
         }
     }
 
-    private func isReady(_ index: Int) -> Bool {
-        ready[readyHead...].contains { $0.target == index }
-    }
-
     /// Ends one attempt with `outcome` and lets the target conclude.
     private func end(_ fd: Int32, _ outcome: CheckOutcome) {
         let index = outcome.index
@@ -305,7 +370,7 @@ final class CheckLoop {
     private func conclude(_ index: Int, _ outcome: CheckOutcome) {
         guard !states[index].done else { return }
         if states[index].best.map({ outcome.status.rank < $0.status.rank }) ?? true { states[index].best = outcome }
-        if outcome.status == .online || states[index].attemptFDs.isEmpty {
+        if outcome.status == .online || (states[index].attemptFDs.isEmpty && states[index].unregistered == 0) {
             finish(index, states[index].best ?? outcome)
         }
     }
