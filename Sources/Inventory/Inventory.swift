@@ -70,11 +70,15 @@ public final class Inventory: Sendable {
         try queue.read { db in
             let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? ""
             if check != "ok" { throw InventoryError.corrupt(path: path, detail: "quick_check: \(check)") }
-            let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             // Another eSSH creating this file right now may have written GRDB's bookkeeping table but not yet its
-            // first migration (which stamps the application id): that file is ours, not another program's.
-            let tableCount = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM sqlite_master WHERE name != 'grdb_migrations'") ?? 0
+            // first migration (which stamps the application id): that file is ours, not another program's. One
+            // statement reads both, so they come from the same snapshot.
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT application_id FROM pragma_application_id()) AS appID,
+                       (SELECT count(*) FROM sqlite_master WHERE name != 'grdb_migrations') AS tableCount
+                """)
+            let appID: Int32 = row?["appID"] ?? 0
+            let tableCount: Int = row?["tableCount"] ?? 0
             if appID != InventoryMigrations.applicationID && (appID != 0 || tableCount > 0) {
                 throw InventoryError(.notEsshDatabase, "application_id \(appID)", """
                     \(path) is an SQLite database of another program, not eSSH's; eSSH left it untouched. \
