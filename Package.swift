@@ -6,6 +6,7 @@ import PackageDescription
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 // C libraries from Debian, seen through small header shims. Only SSH imports CLibSSH2.
 let systemLibraries: [Target] = [
@@ -30,8 +31,22 @@ let testSupportTargets: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 ]
 
+// Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
+let inventoryTargets: [Target] = [
+    .target(name: "Inventory", dependencies: [grdb]),
+    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
+]
+
+// Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.
+// CEpoll: epoll and eventfd headers (in libc, so nothing to link); only Reachability imports it.
+let reachabilityTargets: [Target] = [
+    .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+    .target(name: "Reachability", dependencies: ["CEpoll"]),
+    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
+]
+
 // The command-line tool and composition root.
-let esshDependencies: [Target.Dependency] = ["SSH", "NetParsers", argumentParser, logging]
+let esshDependencies: [Target.Dependency] = ["SSH", "NetParsers", "Inventory", "Reachability", argumentParser, logging]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
@@ -45,7 +60,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + sshTargets + netParsersTargets + testSupportTargets + esshTargets,
+    targets: systemLibraries + sshTargets + netParsersTargets + testSupportTargets + inventoryTargets
+        + reachabilityTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

@@ -16,5 +16,7 @@ struct Essh: ParsableCommand {
     static let subcommandList: [ParsableCommand.Type] = [
         ExecCommand.self,
         ParseCommand.self,
+        ServersCommand.self,
+        CheckCommand.self,
     ]
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The checks made on the database file before SQLite may touch it, so that a file eSSH cannot safely use (not
+/// SQLite, read-only) is refused without a single byte written, and a new file is born private.
+enum DatabaseFile {
+    enum State {
+        case created
+        case empty
+        case existing
+    }
+
+    private static let sqliteHeader = Array("SQLite format 3\0".utf8)
+
+    static func prepare(path: String) throws(InventoryError) -> State {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try makeDirectory(directory) }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw ioError(path, errno) }
+            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                // Another process created it first: use theirs.
+                if errno == EEXIST { return try prepare(path: path) }
+                throw ioError(path, errno)
+            }
+            close(fd)
+            return .created
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw InventoryError(.io, "not a regular file", "\(path) is not a regular file; give --db a file path.")
+        }
+        // Root passes access(W_OK) on any file, so a file whose owner cannot write is read-only to us as well:
+        // the user took the write bit away on purpose.
+        if access(path, W_OK) != 0 || (info.st_mode & S_IWUSR) == 0 {
+            throw InventoryError.readOnly(path: path, detail: "no write permission")
+        }
+        if access(path, R_OK) != 0 {
+            throw InventoryError(.io, String(cString: strerror(errno)),
+                                 "Cannot read the database \(path): check its permissions.")
+        }
+        if info.st_size == 0 { return .empty }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ioError(path, errno) }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: sqliteHeader.count)) ?? Data()
+        if Array(head) != sqliteHeader {
+            throw InventoryError.corrupt(path: path, detail: "file does not start with the SQLite header")
+        }
+        return .existing
+    }
+
+    /// Makes the folder (and missing parents) with mode 0700.
+    static func makeDirectory(_ directory: String) throws(InventoryError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue {
+                throw InventoryError(.io, "not a directory",
+                                     "\(directory) is not a folder; the database cannot go there.")
+            }
+            return
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != directory { try makeDirectory(parent) }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw ioError(directory, errno) }
+    }
+
+    /// SQLite gives -wal and -shm the main file's mode; this makes sure of 0600 whatever the umask did.
+    static func tightenCompanions(path: String) {
+        for suffix in ["-wal", "-shm"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0 && (info.st_mode & 0o077) != 0 { chmod(path + suffix, 0o600) }
+        }
+    }
+
+    private static func ioError(_ path: String, _ code: Int32) -> InventoryError {
+        let detail = String(cString: strerror(code))
+        return InventoryError(.io, detail,
+                              "Cannot create or open \(path): \(detail). Check the folder's permissions or use --db.")
+    }
+}

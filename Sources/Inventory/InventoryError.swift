@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// Every failure of the Inventory module: what kind it is, the underlying (SQLite or system) message, and a sentence
+/// a person understands that says what to do.
+public struct InventoryError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, for callers that act on it (exit codes, forms in the TUI).
+    public enum Kind: String, Sendable {
+        case unknownServer = "unknown-server"
+        case duplicateName = "duplicate-name"
+        case invalidName = "invalid-name"
+        case invalidPort = "invalid-port"
+        case invalidHost = "invalid-host"
+        case invalidValue = "invalid-value"
+        case newerDatabase = "newer-database"
+        case notEsshDatabase = "not-essh-database"
+        case corrupt
+        case readOnly = "read-only"
+        case locked
+        case io
+        case sqlite
+        case sshConfig = "ssh-config"
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The underlying message (SQLite's or errno's), for logs.
+    public let detail: String
+    /// The sentence for the person: what happened and what to do.
+    public let message: String
+
+    /// Makes an error from its kind, the underlying message and the sentence for the person.
+    public init(_ kind: Kind, _ detail: String, _ message: String) {
+        self.kind = kind
+        self.detail = detail
+        self.message = message
+    }
+
+    /// The message, with the underlying detail when it adds something.
+    public var description: String {
+        detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"
+    }
+
+    /// Maps any error thrown while using the database at `path` to an InventoryError (the one choke point).
+    static func wrap(_ error: any Error, path: String) -> InventoryError {
+        if let error = error as? InventoryError { return error }
+        guard let dbError = error as? DatabaseError else {
+            return InventoryError(.io, "\(error)", "Could not use the database \(path).")
+        }
+        let detail = dbError.message ?? "\(dbError)"
+        switch dbError.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return InventoryError(.locked, detail, """
+                The database \(path) is locked by another program (another eSSH still writing?). \
+                Wait for it to finish and try again.
+                """)
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return corrupt(path: path, detail: detail)
+        case .SQLITE_READONLY:
+            return readOnly(path: path, detail: detail)
+        case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM:
+            return InventoryError(.io, detail, """
+                Could not read or write the database \(path): check that its folder exists, is writable \
+                and the disk is not full.
+                """)
+        default:
+            return InventoryError(.sqlite, detail, "The database \(path) reported an error.")
+        }
+    }
+
+    static func corrupt(path: String, detail: String) -> InventoryError {
+        InventoryError(.corrupt, detail, """
+            The database \(path) is damaged or is not an SQLite file; eSSH left it untouched. \
+            Move it aside (or restore a backup) and run eSSH again, or use --db to pick another file.
+            """)
+    }
+
+    static func readOnly(path: String, detail: String) -> InventoryError {
+        InventoryError(.readOnly, detail, """
+            The database \(path) is read-only, and eSSH needs to write it; it was left untouched. \
+            Make it writable (chmod u+w \(path)) or use --db to pick another file.
+            """)
+    }
+
+    static func unknownServer(_ name: String) -> InventoryError {
+        InventoryError(.unknownServer, "", """
+            No saved server is named '\(name)'. `essh servers list` shows the saved ones; \
+            `essh servers add \(name) --host HOST` saves a new one.
+            """)
+    }
+}

@@ -1,0 +1,53 @@
+import GRDB
+
+/// The schema's history. A migration, once shipped, is never edited: changes come as new migrations appended here.
+enum InventoryMigrations {
+    /// `PRAGMA application_id` of an eSSH database: "eSSH" in ASCII. Tells our files from other SQLite files.
+    static let applicationID: Int32 = 0x6553_5348
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-servers-checks-history") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.create(table: "server") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("host", .text).notNull()
+                t.column("port", .integer).notNull().defaults(to: 22)
+                t.column("user", .text)
+                t.column("auth", .text).notNull()
+                t.column("keyPath", .text)
+                t.column("os", .text).notNull().defaults(to: "auto")
+                t.column("tags", .text).notNull().defaults(to: "")  // comma-separated
+                t.column("note", .text).notNull().defaults(to: "")
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.column("lastConnectedAt", .datetime)
+            }
+            try db.create(table: "checkResult") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("server", onDelete: .cascade).notNull()
+                t.column("status", .text).notNull()
+                t.column("latencyMs", .double)
+                t.column("banner", .text)
+                t.column("error", .text)
+                t.column("checkedAt", .datetime).notNull()
+            }
+            try db.create(table: "historyEntry") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("server", onDelete: .cascade).notNull()
+                t.column("command", .text).notNull()
+                t.column("ranAt", .datetime).notNull()
+                t.column("exitStatus", .integer)
+            }
+        }
+        // Settings came with the TUI, after servers, checks and history.
+        migrator.registerMigration("v2-settings") { db in
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,30 @@
+/// What an ssh_config file says about one concrete host alias, evaluated the way `ssh -G ALIAS` would for the
+/// keywords eSSH imports (the first value obtained wins).
+public struct SSHConfigHost: Sendable, Equatable {
+    /// The alias from a `Host` line.
+    public var alias: String
+    /// `HostName`, when given (tokens expanded).
+    public var hostName: String?
+    /// `User`, when given.
+    public var user: String?
+    /// `Port`, when given and valid.
+    public var port: Int?
+    /// The first `IdentityFile`, with `~` and tokens expanded.
+    public var identityFile: String?
+
+    /// A host.
+    public init(alias: String, hostName: String? = nil, user: String? = nil, port: Int? = nil,
+                identityFile: String? = nil) {
+        self.alias = alias
+        self.hostName = hostName
+        self.user = user
+        self.port = port
+        self.identityFile = identityFile
+    }
+
+    /// The server to save for this host.
+    public var draft: ServerDraft {
+        ServerDraft(name: alias, host: hostName ?? alias, port: port ?? 22, user: user,
+                    auth: identityFile == nil ? .agent : .key, keyPath: identityFile)
+    }
+}

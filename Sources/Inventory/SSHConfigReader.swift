@@ -1,0 +1,265 @@
+import Foundation
+
+/// Reads OpenSSH client configuration (ssh_config(5)) into the concrete hosts it names. Pure: files come from an
+/// `SSHConfigSource`. Handles `Host` with several patterns and negation, `Include` (globs, `~`, paths relative to
+/// ~/.ssh, conditional inside a Host block), comments, `keyword=value`, quotes; skips `Match` blocks and
+/// wildcard-only patterns.
+public struct SSHConfigReader: Sendable {
+    /// The result: hosts in the order their aliases first appear, and warnings about lines that were skipped.
+    public struct Result: Sendable, Equatable {
+        /// Concrete hosts.
+        public var hosts: [SSHConfigHost]
+        /// Lines skipped, as "file:line: why".
+        public var warnings: [String]
+    }
+
+    /// A line applies when every pattern list in `patternSets` matches the alias; never inside a Match block.
+    struct Condition: Equatable {
+        var patternSets: [[String]] = []
+        var never = false
+    }
+
+    struct Directive {
+        var condition: Condition
+        var keyword: String
+        var arguments: [String]
+        var location: String
+    }
+
+    /// OpenSSH's own limit on nested Include.
+    static let maxDepth = 16
+
+    let home: String
+    let localUser: String
+    let source: any SSHConfigSource
+
+    /// A reader resolving `~` and `%d` to `home`, `%u` to `localUser`, files through `source`.
+    public init(home: String, localUser: String, source: any SSHConfigSource = FileSystemSSHConfigSource()) {
+        self.home = home
+        self.localUser = localUser
+        self.source = source
+    }
+
+    /// Reads the file at `path` and everything it includes.
+    public func read(path: String) throws(InventoryError) -> Result {
+        let text: String
+        do {
+            text = try source.read(path)
+        } catch {
+            throw InventoryError(.sshConfig, "\(error)", """
+                Cannot read the ssh config \(path): check that it exists and is readable, or name another file.
+                """)
+        }
+        return evaluate(text: text, file: path)
+    }
+
+    /// Reads `text` as the contents of `file`.
+    public func evaluate(text: String, file: String) -> Result {
+        var directives: [Directive] = []
+        var warnings: [String] = []
+        collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings)
+        var aliases: [String] = []
+        var seen = Set<String>()
+        for directive in directives where directive.keyword == "host" {
+            for pattern in directive.arguments where !pattern.hasPrefix("!") {
+                if pattern.contains(where: { $0 == "*" || $0 == "?" }) { continue }
+                if seen.insert(pattern).inserted { aliases.append(pattern) }
+            }
+        }
+        // Lines under a Host line of literal names can only apply to those names: indexing them by name keeps a
+        // config of 10,000 hosts from costing 10,000 times every line.
+        var byName: [String: [Int]] = [:]
+        var general: [Int] = []
+        for (i, directive) in directives.enumerated() where !directive.condition.never {
+            let sets = directive.condition.patternSets
+            if sets.count == 1, sets[0].allSatisfy({ !$0.contains(where: { "*?!".contains($0) }) }) {
+                for name in Set(sets[0].map { $0.lowercased() }) { byName[name, default: []].append(i) }
+            } else {
+                general.append(i)
+            }
+        }
+        var hosts: [SSHConfigHost] = []
+        for alias in aliases {
+            let candidates = Self.merged(byName[alias.lowercased()] ?? [], general).map { directives[$0] }
+            if let host = host(alias, directives: candidates, warnings: &warnings) { hosts.append(host) }
+        }
+        return Result(hosts: hosts, warnings: warnings)
+    }
+
+    private func collect(text: String, file: String, outer: Condition, depth: Int, into directives: inout [Directive],
+                         warnings: inout [String]) {
+        var condition = outer
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            lineNumber += 1
+            let location = "\(file):\(lineNumber)"
+            guard let (keyword, arguments) = Self.split(line: String(rawLine)) else { continue }
+            switch keyword {
+            case "host":
+                condition = outer
+                condition.patternSets.append(arguments)
+                directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
+                                            location: location))
+            case "match":
+                condition = outer
+                condition.never = true
+            case "include":
+                if depth >= Self.maxDepth {
+                    warnings.append("\(location): Include nested deeper than \(Self.maxDepth) levels, skipped")
+                    continue
+                }
+                for pattern in arguments {
+                    var path = PathExpansion.expandTilde(pattern, home: home)
+                    if !path.hasPrefix("/") { path = home + "/.ssh/" + path }
+                    for included in source.paths(matching: path) {
+                        do {
+                            let text = try source.read(included)
+                            collect(text: text, file: included, outer: condition, depth: depth + 1,
+                                    into: &directives, warnings: &warnings)
+                        } catch {
+                            warnings.append("\(location): cannot read included file \(included), skipped")
+                        }
+                    }
+                }
+            default:
+                directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
+                                            location: location))
+            }
+        }
+    }
+
+    private func host(_ alias: String, directives: [Directive], warnings: inout [String]) -> SSHConfigHost? {
+        var hostName: String?, user: String?, portText: String?, identity: String?
+        var portLocation = ""
+        for directive in directives where Self.matches(alias, directive.condition) {
+            guard let value = directive.arguments.first else { continue }
+            switch directive.keyword {
+            case "hostname" where hostName == nil: hostName = value
+            case "user" where user == nil: user = value
+            case "port" where portText == nil:
+                portText = value
+                portLocation = directive.location
+            case "identityfile" where identity == nil && value.lowercased() != "none": identity = value
+            default: break
+            }
+        }
+        var port: Int?
+        if let portText {
+            guard let number = Int(portText), (1...65535).contains(number) else {
+                warnings.append("\(portLocation): Port '\(portText)' of host \(alias) is not 1-65535; host skipped")
+                return nil
+            }
+            port = number
+        }
+        let expandedHost = hostName.map { expand($0, tokens: ["h" as Character: alias]) }
+        let tokens: [Character: String] = [
+            "d": home, "u": localUser, "h": expandedHost ?? alias, "n": alias, "r": user ?? localUser,
+            "p": String(port ?? 22),
+        ]
+        let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
+        return SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port, identityFile: identityFile)
+    }
+
+    /// Two ascending index lists as one ascending list.
+    static func merged(_ a: [Int], _ b: [Int]) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                out.append(a[i])
+                i += 1
+            } else {
+                out.append(b[j])
+                j += 1
+            }
+        }
+        return out
+    }
+
+    /// Replaces `%x` tokens; `%%` is a percent sign; unknown tokens stay as they are.
+    func expand(_ text: String, tokens: [Character: String]) -> String {
+        var out = ""
+        var iterator = text.makeIterator()
+        while let c = iterator.next() {
+            guard c == "%" else { out.append(c); continue }
+            guard let t = iterator.next() else { out.append(c); break }
+            if t == "%" { out.append("%") } else if let value = tokens[t] { out += value } else { out += "%\(t)" }
+        }
+        return out
+    }
+
+    static func matches(_ alias: String, _ condition: Condition) -> Bool {
+        if condition.never { return false }
+        return condition.patternSets.allSatisfy { matches(alias, patterns: $0) }
+    }
+
+    /// OpenSSH's rule: a matching negated pattern rejects; otherwise any matching pattern accepts.
+    static func matches(_ alias: String, patterns: [String]) -> Bool {
+        let name = alias.lowercased()
+        var accepted = false
+        for pattern in patterns {
+            if pattern.hasPrefix("!") {
+                if wildcardMatch(name, pattern.dropFirst().lowercased()) { return false }
+            } else if wildcardMatch(name, pattern.lowercased()) {
+                accepted = true
+            }
+        }
+        return accepted
+    }
+
+    static func wildcardMatch(_ text: String, _ pattern: String) -> Bool {
+        let t = Array(text), p = Array(pattern)
+        var ti = 0, pi = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
+                ti += 1
+                pi += 1
+            } else if pi < p.count && p[pi] == "*" {
+                star = pi
+                mark = ti
+                pi += 1
+            } else if star >= 0 {
+                pi = star + 1
+                mark += 1
+                ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+
+    /// A line as (lowercased keyword, arguments), or nil for blanks and comments. Accepts `Key value`,
+    /// `Key=value`, `Key = value` and double-quoted arguments.
+    static func split(line: String) -> (String, [String])? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        var words: [String] = []
+        var current = ""
+        var inQuotes = false, hasWord = false, sawEquals = false
+        for c in trimmed {
+            if inQuotes {
+                if c == "\"" { inQuotes = false } else { current.append(c) }
+            } else if c == "\"" {
+                inQuotes = true
+                hasWord = true
+            } else if c == " " || c == "\t"
+                        || (c == "=" && !sawEquals && (words.isEmpty || (words.count == 1 && !hasWord))) {
+                if c == "=" { sawEquals = true }
+                if hasWord {
+                    words.append(current)
+                    current = ""
+                    hasWord = false
+                }
+            } else {
+                current.append(c)
+                hasWord = true
+            }
+        }
+        if hasWord { words.append(current) }
+        guard let keyword = words.first else { return nil }
+        return (keyword.lowercased(), Array(words.dropFirst()))
+    }
+}

@@ -1,0 +1,56 @@
+/// The fields of a saved server to change (`essh servers edit`); nil leaves a field as it is.
+public struct ServerChanges: Sendable, Equatable {
+    /// New name.
+    public var name: String?
+    /// New host.
+    public var host: String?
+    /// New port.
+    public var port: Int?
+    /// New user; an empty string clears it.
+    public var user: String?
+    /// New authentication.
+    public var auth: AuthMethod?
+    /// New key file; an empty string clears it.
+    public var keyPath: String?
+    /// New operating system.
+    public var os: ServerOS?
+    /// New tags (replace the old ones).
+    public var tags: [String]?
+    /// New note.
+    public var note: String?
+
+    /// Changes nothing until fields are set.
+    public init(name: String? = nil, host: String? = nil, port: Int? = nil, user: String? = nil,
+                auth: AuthMethod? = nil, keyPath: String? = nil, os: ServerOS? = nil, tags: [String]? = nil,
+                note: String? = nil) {
+        self.name = name
+        self.host = host
+        self.port = port
+        self.user = user
+        self.auth = auth
+        self.keyPath = keyPath
+        self.os = os
+        self.tags = tags
+        self.note = note
+    }
+
+    /// True when no field is set.
+    public var isEmpty: Bool { self == ServerChanges() }
+
+    func applied(to old: Server) -> Server {
+        var server = old
+        if let name { server.name = name }
+        if let host { server.host = host }
+        if let port { server.port = port }
+        if let user { server.user = user.isEmpty ? nil : user }
+        if let keyPath {
+            server.keyPath = keyPath.isEmpty ? nil : keyPath
+            if auth == nil { server.auth = keyPath.isEmpty ? .agent : .key }
+        }
+        if let auth { server.auth = auth }
+        if let os { server.os = os }
+        if let tags { server.tags = ServerValidation.normalisedTags(tags) }
+        if let note { server.note = note }
+        return server
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a user gives to save a new server; validated before it reaches the database.
+public struct ServerDraft: Sendable, Equatable {
+    /// The unique name.
+    public var name: String
+    /// Host name or address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Login user, nil for the local user.
+    public var user: String?
+    /// Authentication; nil means `.key` when a key is given, `.agent` otherwise.
+    public var auth: AuthMethod?
+    /// Private key file.
+    public var keyPath: String?
+    /// Operating system.
+    public var os: ServerOS
+    /// Tags.
+    public var tags: [String]
+    /// Note.
+    public var note: String
+
+    /// A draft with sensible defaults (port 22, agent or key authentication, OS detected later).
+    public init(name: String, host: String, port: Int = 22, user: String? = nil, auth: AuthMethod? = nil,
+                keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "") {
+        self.name = name
+        self.host = host
+        self.port = port
+        self.user = user
+        self.auth = auth
+        self.keyPath = keyPath
+        self.os = os
+        self.tags = tags
+        self.note = note
+    }
+
+    func makeServer(at date: Date) throws(InventoryError) -> Server {
+        let server = Server(
+            id: nil, name: name, host: host, port: port, user: user.flatMap { $0.isEmpty ? nil : $0 },
+            auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
+            os: os, tags: ServerValidation.normalisedTags(tags), note: note,
+            createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil)
+        try ServerValidation.validate(server)
+        return server
+    }
+}

@@ -1,0 +1,26 @@
+/// Every failure of the Reachability module as a whole (a single server being down is a `CheckStatus`, not an
+/// error): what kind it is, the underlying system message, and a sentence for the person.
+public struct ReachabilityError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: String, Sendable {
+        case eventLoop = "event-loop"
+        case invalidOption = "invalid-option"
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The underlying message (errno's).
+    public let detail: String
+    /// The sentence for the person.
+    public let message: String
+
+    /// Makes an error.
+    public init(_ kind: Kind, _ detail: String, _ message: String) {
+        self.kind = kind
+        self.detail = detail
+        self.message = message
+    }
+
+    /// The message with its detail.
+    public var description: String { detail.isEmpty ? message : "\(message) (\(detail))" }
+}

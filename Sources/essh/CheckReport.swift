@@ -1,0 +1,64 @@
+import Foundation
+import Inventory
+import Reachability
+
+/// Check results as a table or as JSON. Pure.
+enum CheckReport {
+    struct Row {
+        var server: Server
+        var outcome: CheckOutcome
+    }
+
+    static func table(_ rows: [Row], colour: Bool) -> String {
+        var table = TextTable(headers: ["NAME", "HOST", "PORT", "STATUS", "LATENCY", "BANNER / ERROR"])
+        for row in rows {
+            let o = row.outcome
+            table.add([
+                .init(text: row.server.name), .init(text: row.server.host), .init(text: String(row.server.port)),
+                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status.rawValue)),
+                .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
+                .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
+            ])
+        }
+        let online = rows.filter { $0.outcome.status == .online }.count
+        return table.render(colour: colour) + "\(online) of \(rows.count) online\n"
+    }
+
+    struct ResultJSON: Encodable {
+        var name, host: String
+        var port: Int
+        var status: String
+        var latencyMs: Double?
+        var banner, error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, host, port, status, latencyMs = "latency_ms", banner, error
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(host, forKey: .host)
+            try c.encode(port, forKey: .port)
+            try c.encode(status, forKey: .status)
+            try c.encode(latencyMs, forKey: .latencyMs)
+            try c.encode(banner, forKey: .banner)
+            try c.encode(error, forKey: .error)
+        }
+    }
+
+    struct ReportJSON: Encodable {
+        var results: [ResultJSON]
+    }
+
+    static func json(_ rows: [Row]) throws -> String {
+        let results = rows.map {
+            ResultJSON(name: $0.server.name, host: $0.server.host, port: $0.server.port,
+                       status: $0.outcome.status.rawValue, latencyMs: $0.outcome.latencyMs,
+                       banner: $0.outcome.banner, error: $0.outcome.error)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(ReportJSON(results: results)), as: UTF8.self)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Inventory
+
+/// Servers as a table, JSON or ssh_config text. Pure.
+enum ServerFormatting {
+    static func address(_ server: Server) -> String {
+        let host = server.host.contains(":") ? "[\(server.host)]" : server.host
+        return (server.user.map { "\($0)@" } ?? "") + host + (server.port == 22 ? "" : ":\(server.port)")
+    }
+
+    static func table(_ servers: [Server], lastChecks: [Int64: CheckResult], colour: Bool) -> String {
+        var table = TextTable(headers: ["NAME", "ADDRESS", "AUTH", "OS", "TAGS", "LAST CHECK"])
+        for server in servers {
+            let check = server.id.flatMap { lastChecks[$0] }
+            let auth = server.auth == .key ? "key \(server.keyPath ?? "")" : server.auth.rawValue
+            table.add([
+                .init(text: server.name), .init(text: address(server)), .init(text: auth),
+                .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
+                .init(text: check.map { "\($0.status) \(relative($0.checkedAt))" } ?? "never",
+                      colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
+            ])
+        }
+        return table.render(colour: colour)
+    }
+
+    static func relative(_ date: Date, now: Date = Date()) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<60: return "\(seconds)s ago"
+        case ..<3600: return "\(seconds / 60)m ago"
+        case ..<86400: return "\(seconds / 3600)h ago"
+        default: return "\(seconds / 86400)d ago"
+        }
+    }
+
+    struct ServerJSON: Encodable {
+        var name, host: String
+        var port: Int
+        var user: String?
+        var auth: String
+        var key: String?
+        var os: String
+        var tags: [String]
+        var note: String
+        var created, updated: Date
+        var lastConnected: Date?
+        var lastCheck: CheckJSON?
+
+        enum CodingKeys: String, CodingKey {
+            case name, host, port, user, auth, key, os, tags, note, created, updated
+            case lastConnected = "last_connected", lastCheck = "last_check"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(host, forKey: .host)
+            try c.encode(port, forKey: .port)
+            try c.encode(user, forKey: .user)
+            try c.encode(auth, forKey: .auth)
+            try c.encode(key, forKey: .key)
+            try c.encode(os, forKey: .os)
+            try c.encode(tags, forKey: .tags)
+            try c.encode(note, forKey: .note)
+            try c.encode(created, forKey: .created)
+            try c.encode(updated, forKey: .updated)
+            try c.encode(lastConnected, forKey: .lastConnected)
+            try c.encode(lastCheck, forKey: .lastCheck)
+        }
+    }
+
+    struct CheckJSON: Encodable {
+        var status: String
+        var latencyMs: Double?
+        var checkedAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case status, latencyMs = "latency_ms", checkedAt = "checked_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(status, forKey: .status)
+            try c.encode(latencyMs, forKey: .latencyMs)
+            try c.encode(checkedAt, forKey: .checkedAt)
+        }
+    }
+
+    struct ListJSON: Encodable {
+        var servers: [ServerJSON]
+    }
+
+    static func json(_ servers: [Server], lastChecks: [Int64: CheckResult]) throws -> String {
+        let rows = servers.map { server in
+            ServerJSON(
+                name: server.name, host: server.host, port: server.port, user: server.user,
+                auth: server.auth.rawValue, key: server.keyPath, os: server.os.rawValue, tags: server.tags,
+                note: server.note, created: server.createdAt, updated: server.updatedAt,
+                lastConnected: server.lastConnectedAt,
+                lastCheck: server.id.flatMap { lastChecks[$0] }.map {
+                    CheckJSON(status: $0.status, latencyMs: $0.latencyMs, checkedAt: $0.checkedAt)
+                })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(ListJSON(servers: rows)), as: UTF8.self)
+    }
+
+    /// Host blocks OpenSSH reads back; values with spaces are quoted.
+    static func sshConfig(_ servers: [Server]) -> String {
+        func quoted(_ value: String) -> String { value.contains(" ") ? "\"\(value)\"" : value }
+        var out = "# Exported by eSSH \(Essh.version)\n"
+        for server in servers {
+            out += "\nHost \(server.name)\n    HostName \(server.host)\n"
+            if server.port != 22 { out += "    Port \(server.port)\n" }
+            if let user = server.user { out += "    User \(quoted(user))\n" }
+            if server.auth == .key, let key = server.keyPath {
+                out += "    IdentityFile \(quoted(key))\n    IdentitiesOnly yes\n"
+            }
+            if server.auth == .password { out += "    PreferredAuthentications password,keyboard-interactive\n" }
+        }
+        return out
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `essh check` against real listeners on loopback.
+@Suite struct CheckCommandTests {
+    private func essh(_ dir: TempDir, _ args: [String], env: [String: String] = [:]) throws -> RunResult {
+        var environment = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        for (k, v) in env { environment[k] = v }
+        return try Binary.runEssh(args, environment: environment)
+    }
+
+    private func add(_ dir: TempDir, _ name: String, _ host: String, _ port: Int, tags: [String] = []) throws {
+        let r = try essh(dir, ["servers", "add", name, "--host", host, "--port", String(port)]
+                                + tags.flatMap { ["--tag", $0] })
+        #expect(r.status == 0, "\(r.err)")
+    }
+
+    private func results(_ r: RunResult) throws -> [String: [String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        let list = object?["results"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    @Test func everyStatusIsReportedInJSONAndTheExitIsOneWhenNotAllAreOnline() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let ssh = try LoopbackListener(.sends("SSH-2.0-Fake_1.0 test"))
+        let silent = try LoopbackListener(.silent)
+        let full = try LoopbackListener(.backlogFull)
+        defer { ssh.close(); silent.close(); full.close() }
+        try add(dir, "up", "127.0.0.1", ssh.port)
+        try add(dir, "mute", "127.0.0.1", silent.port)
+        try add(dir, "closed", "127.0.0.1", try LoopbackListener.closedPort())
+        try add(dir, "dropped", "127.0.0.1", full.port)
+        try add(dir, "nxdomain", "no-such-host.invalid", 22)
+        let r = try essh(dir, ["check", "--json", "--timeout", "0.7"])
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName.count == 5)
+        #expect(byName["up"]?["status"] as? String == "online")
+        #expect(byName["up"]?["banner"] as? String == "SSH-2.0-Fake_1.0 test")
+        #expect(byName["up"]?["latency_ms"] as? Double != nil)
+        #expect(byName["up"]?["error"] is NSNull)
+        #expect(byName["up"]?["host"] as? String == "127.0.0.1" && byName["up"]?["port"] as? Int == ssh.port)
+        #expect(byName["mute"]?["status"] as? String == "not-ssh")
+        #expect(byName["closed"]?["status"] as? String == "refused")
+        #expect(byName["dropped"]?["status"] as? String == "timeout")
+        #expect(byName["dropped"]?["latency_ms"] is NSNull)
+        #expect(byName["nxdomain"]?["status"] as? String == "dns-error")
+        for (_, result) in byName {
+            #expect(Set(result.keys) == ["name", "host", "port", "status", "latency_ms", "banner", "error"])
+        }
+    }
+
+    @Test func resultsAreStoredAndShownByServersList() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let ssh = try LoopbackListener(.sends("SSH-2.0-Stored"))
+        defer { ssh.close() }
+        try add(dir, "up", "127.0.0.1", ssh.port)
+        #expect(try essh(dir, ["check"]).status == 0)
+        let list = try essh(dir, ["servers", "list", "--json"])
+        let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+        let servers = object?["servers"] as? [[String: Any]]
+        let last = servers?.first?["last_check"] as? [String: Any]
+        #expect(last?["status"] as? String == "online")
+        #expect(last?["checked_at"] as? String != nil)
+        #expect(try essh(dir, ["servers", "list"]).out.contains("online"))
+    }
+
+    @Test func namesAndTagsSelectServersAndAllOnlineExitsZero() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let ssh = try LoopbackListener(.sends("SSH-2.0-Sel"))
+        defer { ssh.close() }
+        let closed = try LoopbackListener.closedPort()
+        try add(dir, "a", "127.0.0.1", ssh.port, tags: ["good"])
+        try add(dir, "b", "127.0.0.1", ssh.port, tags: ["good"])
+        try add(dir, "c", "127.0.0.1", closed)
+        let byTag = try essh(dir, ["check", "--json", "tag:good"])
+        #expect(byTag.status == 0, "\(byTag.err)")
+        #expect(Set(try results(byTag).keys) == ["a", "b"])
+        let byName = try essh(dir, ["check", "--json", "c", "a", "tag:good"])
+        #expect(byName.status == 1)
+        #expect(try results(byName).count == 3)
+        let all = try essh(dir, ["check", "--json"])
+        #expect(try results(all).count == 3)
+    }
+
+    @Test func theTableIsPlainWhenStdoutIsNotATerminal() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let ssh = try LoopbackListener(.sends("SSH-2.0-Plain"))
+        defer { ssh.close() }
+        try add(dir, "up", "127.0.0.1", ssh.port)
+        try add(dir, "down", "127.0.0.1", try LoopbackListener.closedPort())
+        let r = try essh(dir, ["check", "--timeout", "1"], env: ["NO_COLOR": ""])
+        #expect(r.status == 1)
+        #expect(r.out.hasPrefix("NAME"))
+        #expect(r.out.contains("SSH-2.0-Plain"))
+        #expect(r.out.contains("refused"))
+        #expect(r.out.contains("1 of 2 online"))
+        #expect(!r.out.contains("\u{1B}"), "no escape codes in a pipe")
+        #expect(r.err.isEmpty, "no progress when stderr is not a terminal: \(r.err)")
+    }
+
+    @Test func badSelectionsAndOptionsFailClearly() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let empty = try essh(dir, ["check"])
+        #expect(empty.status == 2 && empty.err.contains("No saved servers"))
+        try add(dir, "a", "127.0.0.1", 22)
+        let cases: [([String], String)] = [
+            (["check", "ghost"], "No saved server is named 'ghost'"),
+            (["check", "tag:none"], "No saved server has the tag 'none'"),
+            (["check", "--timeout", "0"], "--timeout"),
+            (["check", "--timeout", "soon"], "timeout"),
+            (["check", "--concurrency", "0"], "--concurrency"),
+        ]
+        for (args, message) in cases {
+            let r = try essh(dir, args)
+            #expect(r.status != 0 && r.status != 1, "\(args): \(r.status)")
+            #expect(r.err.contains(message), "\(args): \(r.err)")
+        }
+    }
+
+    @Test func theRealSSHDIsOnline() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try add(dir, "harness", servers.host, servers.port)
+        let r = try essh(dir, ["check", "--json", "harness"])
+        #expect(r.status == 0, "\(r.out) \(r.err)")
+        #expect((try results(r)["harness"]?["banner"] as? String)?.hasPrefix("SSH-2.0-OpenSSH") == true)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `essh servers ...` run as a user would, against a database in a temporary folder.
+@Suite struct ServersCommandTests {
+    private func essh(_ dir: TempDir, _ args: [String], env: [String: String] = [:]) throws -> RunResult {
+        var environment = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        for (k, v) in env { environment[k] = v }
+        return try Binary.runEssh(args, environment: environment)
+    }
+
+    private func listJSON(_ dir: TempDir) throws -> [[String: Any]] {
+        let r = try essh(dir, ["servers", "list", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        return object?["servers"] as? [[String: Any]] ?? []
+    }
+
+    @Test func addListEditRemoveRoundTrip() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let add = try essh(dir, ["servers", "add", "web1", "--host", "10.1.2.3", "--port", "2222", "--user", "deploy",
+                                 "--key", "~/.ssh/id_ed25519", "--os", "linux", "--tag", "prod", "--tag", "web",
+                                 "--note", "front door"])
+        #expect(add.status == 0, "\(add.err)")
+        #expect(add.out == "Saved web1 (deploy@10.1.2.3:2222).\n")
+        #expect(try essh(dir, ["servers", "add", "db1", "--host", "db.lan", "--tag", "prod"]).status == 0)
+        let list = try essh(dir, ["servers", "list"])
+        #expect(list.status == 0)
+        #expect(list.out.contains("web1"))
+        #expect(list.out.contains("deploy@10.1.2.3:2222"))
+        #expect(!list.out.contains("\u{1B}["), "no colour when stdout is not a terminal")
+        let servers = try listJSON(dir)
+        #expect(servers.map { $0["name"] as? String } == ["db1", "web1"])
+        let web = servers[1]
+        #expect(web["port"] as? Int == 2222 && web["user"] as? String == "deploy" && web["auth"] as? String == "key")
+        #expect(web["key"] as? String == "~/.ssh/id_ed25519" && web["os"] as? String == "linux")
+        #expect(web["tags"] as? [String] == ["prod", "web"] && web["note"] as? String == "front door")
+        #expect(web["password"] == nil)
+
+        let edit = try essh(dir, ["servers", "edit", "web1", "--port", "22", "--tag", "staging"])
+        #expect(edit.status == 0, "\(edit.err)")
+        let edited = try listJSON(dir)[1]
+        #expect(edited["port"] as? Int == 22 && edited["tags"] as? [String] == ["staging"])
+        #expect(edited["user"] as? String == "deploy")
+
+        let tagged = try essh(dir, ["servers", "list", "--tag", "prod", "--json"])
+        #expect(tagged.out.contains("db1") && !tagged.out.contains("web1"))
+
+        #expect(try essh(dir, ["servers", "rm", "db1"]).status == 0)
+        #expect(try listJSON(dir).map { $0["name"] as? String } == ["web1"])
+    }
+
+    @Test func badInputGetsAClearMessageAndANonZeroExit() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        #expect(try essh(dir, ["servers", "add", "a", "--host", "h"]).status == 0)
+        let cases: [([String], String)] = [
+            (["servers", "add", "a", "--host", "other"], "already saved"),
+            (["servers", "add", "b", "--host", ""], "host of 'b' is empty"),
+            (["servers", "add", "b"], "--host"),
+            (["servers", "add", "b", "--host", "h", "--port", "0"], "from 1 to 65535"),
+            (["servers", "add", "b", "--host", "h", "--port", "65536"], "from 1 to 65535"),
+            (["servers", "add", "b", "--host", "h", "--port", "ssh"], "port"),
+            (["servers", "add", "b", "--host", "h", "--os", "plan9"], "os"),
+            (["servers", "edit", "ghost", "--port", "22"], "No saved server is named 'ghost'"),
+            (["servers", "rm", "ghost"], "No saved server is named 'ghost'"),
+            (["servers", "edit", "a", "--port", "70000"], "from 1 to 65535"),
+            (["servers", "import-ssh-config", dir.file("missing-config")], "Cannot read the ssh config"),
+        ]
+        for (args, message) in cases {
+            let r = try essh(dir, args)
+            #expect(r.status != 0, "\(args) should fail")
+            #expect(r.err.contains(message), "\(args): \(r.err)")
+            #expect(r.out.isEmpty, "\(args)")
+        }
+        #expect(try listJSON(dir).count == 1)
+    }
+
+    @Test func theDbOptionAndEsshDbChooseTheFileAndItIsPrivate() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let custom = dir.file("nested/custom.db")
+        #expect(try essh(dir, ["servers", "add", "a", "--host", "h", "--db", custom]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: custom))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("essh.db")))
+        let attributes = try FileManager.default.attributesOfItem(atPath: custom)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: dir.file("nested"))
+        #expect(folder[.posixPermissions] as? Int == 0o700)
+        // Without --db or ESSH_DB the XDG location under HOME is used.
+        let r = try Binary.runEssh(["servers", "add", "x", "--host", "h"],
+                                   environment: ["HOME": dir.path, "ESSH_DB": ""])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(FileManager.default.fileExists(atPath: dir.file(".local/share/essh/essh.db")))
+    }
+
+    @Test func importReadsIncludesAliasesAndWildcardsAndUpdatesOnTheSecondRun() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let ssh = dir.file(".ssh")
+        try FileManager.default.createDirectory(atPath: ssh + "/config.d", withIntermediateDirectories: true)
+        let config = """
+            # personal
+            Include config.d/*.conf
+            Host web web-alias
+                HostName 192.0.2.10
+                User www
+                IdentityFile ~/.ssh/id_web
+            Host *.corp
+                User corp
+            Host *
+                Port 2222
+            """
+        try config.write(toFile: ssh + "/config", atomically: true, encoding: .utf8)
+        try "Host db\n    HostName 192.0.2.20\n    Port 5022\n".write(toFile: ssh + "/config.d/db.conf",
+                                                                       atomically: true, encoding: .utf8)
+        try "Host ignored\n".write(toFile: ssh + "/config.d/ignored.txt", atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: ssh + "/config"))
+        let first = try essh(dir, ["servers", "import-ssh-config"])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.contains("3 added, 0 updated, 0 unchanged"))
+        let servers = try listJSON(dir)
+        #expect(servers.map { $0["name"] as? String } == ["db", "web", "web-alias"])
+        #expect(servers[0]["port"] as? Int == 5022)
+        #expect(servers[1]["port"] as? Int == 2222 && servers[1]["key"] as? String == dir.path + "/.ssh/id_web")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ssh + "/config")) == before)
+
+        try config.replacingOccurrences(of: "192.0.2.10", with: "192.0.2.11")
+            .write(toFile: ssh + "/config", atomically: true, encoding: .utf8)
+        let second = try essh(dir, ["servers", "import-ssh-config", ssh + "/config"])
+        #expect(second.out.contains("0 added, 2 updated, 1 unchanged"), "\(second.out)")
+        #expect(try listJSON(dir).count == 3)
+    }
+
+    @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        _ = try essh(dir, ["servers", "add", "a", "--host", "a.lan", "--port", "2200", "--user", "me",
+                           "--key", "/k/id"])
+        _ = try essh(dir, ["servers", "add", "b", "--host", "::1"])
+        let export = try essh(dir, ["servers", "export"])
+        #expect(export.status == 0)
+        #expect(export.out.contains("Host a\n    HostName a.lan\n    Port 2200\n    User me\n    IdentityFile /k/id\n"))
+        try export.stdout.write(to: URL(fileURLWithPath: dir.file("exported")))
+        let other = ["ESSH_DB": dir.file("other.db")]
+        #expect(try essh(dir, ["servers", "import-ssh-config", dir.file("exported")], env: other).status == 0)
+        let original = try essh(dir, ["servers", "export", "--format", "json"])
+        let copy = try essh(dir, ["servers", "export", "--format", "json"], env: other)
+        func connection(_ r: RunResult) throws -> [[String]] {
+            let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+            let list = object?["servers"] as? [[String: Any]]
+            return (list ?? []).map { s in ["name", "host", "port", "user", "key"].map { "\(s[$0] ?? "")" } }
+        }
+        #expect(try connection(original) == (try connection(copy)))
+        #expect(try connection(original).count == 2)
+    }
+
+    @Test func twoProcessesWritingAtOnceLoseNothing() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let environment = ["ESSH_DB": dir.file("race.db"), "HOME": dir.path]
+        let group = DispatchGroup()
+        let failures = LockedList()
+        for writer in ["a", "b"] {
+            group.enter()
+            DispatchQueue.global().async {
+                for i in 0..<25 {
+                    let r = try? Binary.runEssh(["servers", "add", "\(writer)\(i)", "--host", "h\(i)"],
+                                                environment: environment)
+                    if r?.status != 0 { failures.append("\(writer)\(i): \(r?.err ?? "did not run")") }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(failures.items.isEmpty, "\(failures.items)")
+        let r = try Binary.runEssh(["servers", "list", "--json"], environment: environment)
+        let list = (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["servers"] as? [Any]
+        #expect(list?.count == 50)
+    }
+
+    @Test func unusableDatabaseFilesAreRefusedAndLeftByteIdentical() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let corrupt = dir.file("corrupt.db")
+        let junk = Data("this is not a database, just text that must survive\n".utf8)
+        try junk.write(to: URL(fileURLWithPath: corrupt))
+        let r1 = try Binary.runEssh(["servers", "list", "--db", corrupt])
+        #expect(r1.status == 3)
+        #expect(r1.err.contains("damaged or is not an SQLite file"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: corrupt)) == junk)
+
+        let readOnly = dir.file("ro.db")
+        #expect(try Binary.runEssh(["servers", "add", "a", "--host", "h", "--db", readOnly]).status == 0)
+        chmod(readOnly, 0o400)
+        let before = try Data(contentsOf: URL(fileURLWithPath: readOnly))
+        let r2 = try Binary.runEssh(["servers", "add", "b", "--host", "h", "--db", readOnly])
+        #expect(r2.status == 3)
+        #expect(r2.err.contains("read-only"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: readOnly)) == before)
+
+        let newer = dir.file("newer.db")
+        #expect(try Binary.runEssh(["servers", "add", "a", "--host", "h", "--db", newer]).status == 0)
+        let python = try Binary.run("/usr/bin/env", ["python3", "-c", """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("INSERT INTO grdb_migrations VALUES ('v99-future')")
+            c.commit()
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            c.close()
+            """, newer])
+        #expect(python.status == 0, "\(python.err)")
+        let newerBytes = try Data(contentsOf: URL(fileURLWithPath: newer))
+        let r3 = try Binary.runEssh(["servers", "add", "b", "--host", "h", "--db", newer])
+        #expect(r3.status == 3)
+        #expect(r3.err.contains("written by a newer eSSH"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: newer)) == newerBytes)
+    }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
+}

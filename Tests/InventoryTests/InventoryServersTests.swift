@@ -1,0 +1,169 @@
+import Foundation
+import Inventory
+import Testing
+
+@Suite struct InventoryServersTests {
+    private func kind(_ body: () throws -> Void) -> InventoryError.Kind? {
+        do {
+            try body()
+            return nil
+        } catch let error as InventoryError {
+            #expect(!error.message.isEmpty)
+            return error.kind
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func aSavedServerIsFoundByNameWithItsFields() throws {
+        let inventory = try Inventory()
+        let saved = try inventory.addServer(ServerDraft(
+            name: "web1", host: "10.0.0.5", port: 2222, user: "deploy", keyPath: "~/.ssh/id_ed25519", os: .linux,
+            tags: ["web", "prod", "web"], note: "front"))
+        let found = try inventory.server(named: "web1")
+        #expect(found == saved)
+        #expect(found.id != nil)
+        #expect(found.auth == .key)
+        #expect(found.tags == ["prod", "web"])
+        #expect(found.expandedKeyPath(home: "/home/u") == "/home/u/.ssh/id_ed25519")
+        #expect(try inventory.addServer(ServerDraft(name: "db", host: "db.lan")).auth == .agent)
+    }
+
+    @Test func badInputIsRefusedWithItsKind() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        #expect(kind { try inventory.addServer(ServerDraft(name: "a", host: "other")) } == .duplicateName)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "b", host: "")) } == .invalidHost)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "b", host: "  ")) } == .invalidHost)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "b", host: "h", port: 0)) } == .invalidPort)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "b", host: "h", port: 65536)) } == .invalidPort)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "", host: "h")) } == .invalidName)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "tag:x", host: "h")) } == .invalidName)
+        #expect(kind { try inventory.addServer(ServerDraft(name: "b", host: "h", auth: .key)) } == .invalidValue)
+        #expect(kind { _ = try inventory.server(named: "nope") } == .unknownServer)
+        #expect(kind { try inventory.removeServer(named: "nope") } == .unknownServer)
+        #expect(kind { try inventory.updateServer(named: "nope", ServerChanges(port: 1)) } == .unknownServer)
+        #expect(try inventory.serverCount() == 1)
+    }
+
+    @Test func editingChangesOnlyTheGivenFieldsAndCanRename() throws {
+        let inventory = try Inventory()
+        let before = try inventory.addServer(ServerDraft(name: "a", host: "h", user: "u", tags: ["x"]),
+                                             at: Date(timeIntervalSince1970: 1000))
+        let after = try inventory.updateServer(named: "a", ServerChanges(name: "b", port: 2200, tags: ["y", "z"]),
+                                               at: Date(timeIntervalSince1970: 2000))
+        #expect(after.name == "b" && after.port == 2200 && after.user == "u" && after.host == "h")
+        #expect(after.tags == ["y", "z"])
+        #expect(after.createdAt == before.createdAt)
+        #expect(after.updatedAt == Date(timeIntervalSince1970: 2000))
+        #expect(try inventory.findServer(named: "a") == nil)
+        try inventory.addServer(ServerDraft(name: "c", host: "h"))
+        #expect(kind { try inventory.updateServer(named: "c", ServerChanges(name: "b")) } == .duplicateName)
+        #expect(kind { try inventory.updateServer(named: "c", ServerChanges(port: -1)) } == .invalidPort)
+        #expect(try inventory.server(named: "c").port == 22)
+    }
+
+    @Test func listingFiltersByTagInNameOrder() throws {
+        let inventory = try Inventory()
+        for (name, tags) in [("zeta", ["prod"]), ("Alpha", ["prod", "db"]), ("mid", [])] {
+            try inventory.addServer(ServerDraft(name: name, host: "h", tags: tags))
+        }
+        #expect(try inventory.servers().map(\.name) == ["Alpha", "mid", "zeta"])
+        #expect(try inventory.servers(taggedWith: "prod").map(\.name) == ["Alpha", "zeta"])
+        #expect(try inventory.servers(taggedWith: "none").isEmpty)
+    }
+
+    @Test func importingAddsNewNamesAndUpdatesSavedOnesKeepingTagsAndNotes() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web", host: "old", tags: ["t"], note: "keep"))
+        let first = try inventory.importServers([
+            ServerDraft(name: "web", host: "new", port: 2022), ServerDraft(name: "db", host: "db"),
+            ServerDraft(name: "bad name", host: "x"),
+        ])
+        #expect(first.added == ["db"] && first.updated == ["web"] && first.unchanged.isEmpty)
+        #expect(first.skipped.count == 1)
+        let web = try inventory.server(named: "web")
+        #expect(web.host == "new" && web.port == 2022 && web.tags == ["t"] && web.note == "keep")
+        let again = try inventory.importServers([ServerDraft(name: "web", host: "new", port: 2022)])
+        #expect(again.unchanged == ["web"] && again.added.isEmpty && again.updated.isEmpty)
+        #expect(try inventory.serverCount() == 2)
+    }
+
+    @Test func removingAServerRemovesItsResultsAndHistory() throws {
+        let inventory = try Inventory()
+        let server = try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        try inventory.recordCheckResults([CheckResult(serverId: server.id!, status: "online", latencyMs: 1,
+                                                      banner: "SSH-2.0-x", error: nil, checkedAt: Date())])
+        try inventory.appendHistory(serverNamed: "a", command: "uptime", exitStatus: 0)
+        try inventory.removeServer(named: "a")
+        #expect(try inventory.lastCheckResults().isEmpty)
+        try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        #expect(try inventory.history(serverNamed: "a").isEmpty)
+    }
+
+    @Test func theLastCheckResultOfEveryServerIsAvailableAndOldOnesArePruned() throws {
+        let inventory = try Inventory()
+        let a = try inventory.addServer(ServerDraft(name: "a", host: "h")).id!
+        let b = try inventory.addServer(ServerDraft(name: "b", host: "h")).id!
+        for round in 0..<30 {
+            try inventory.recordCheckResults([
+                CheckResult(serverId: a, status: round == 29 ? "online" : "timeout", latencyMs: round == 29 ? 2.5 : nil,
+                            banner: nil, error: nil, checkedAt: Date(timeIntervalSince1970: Double(round))),
+                CheckResult(serverId: b, status: "refused", latencyMs: nil, banner: nil, error: "connection refused",
+                            checkedAt: Date(timeIntervalSince1970: Double(round))),
+            ])
+        }
+        let last = try inventory.lastCheckResults()
+        #expect(last[a]?.status == "online" && last[a]?.latencyMs == 2.5)
+        #expect(last[b]?.error == "connection refused")
+        #expect(last[a]?.checkedAt == Date(timeIntervalSince1970: 29))
+        #expect(try inventory.checkResults(serverNamed: "a").count == 20)
+    }
+
+    @Test func historyIsAppendedAndListedNewestFirst() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        try inventory.addServer(ServerDraft(name: "b", host: "h"))
+        for (i, (command, status)) in ([("uptime", 0), ("false", 1), ("sleep 99", nil)] as [(String, Int?)]).enumerated() {
+            try inventory.appendHistory(serverNamed: "a", command: command, exitStatus: status,
+                                        at: Date(timeIntervalSince1970: Double(i + 1)))
+        }
+        try inventory.appendHistory(serverNamed: "b", command: "ls", exitStatus: 0)
+        let history = try inventory.history(serverNamed: "a")
+        #expect(history.map(\.command) == ["sleep 99", "false", "uptime"])
+        #expect(history.map(\.exitStatus) == [nil, 1, 0])
+        #expect(try inventory.history(serverNamed: "a", limit: 1).count == 1)
+        #expect(kind { try inventory.appendHistory(serverNamed: "zz", command: "x", exitStatus: 0) } == .unknownServer)
+    }
+
+    @Test func settingsAreStoredAsTextAndCanBeRemoved() throws {
+        let inventory = try Inventory()
+        #expect(try inventory.setting("ui.theme") == nil)
+        try inventory.setSetting("ui.theme", to: "dark")
+        try inventory.setSetting("ui.theme", to: "light")
+        try inventory.setSetting("check.timeout", to: "2")
+        #expect(try inventory.setting("ui.theme") == "light")
+        #expect(try inventory.allSettings() == ["ui.theme": "light", "check.timeout": "2"])
+        try inventory.setSetting("ui.theme", to: nil)
+        #expect(try inventory.setting("ui.theme") == nil)
+    }
+
+    @Test func aConnectionIsRecordedWithTheDetectedOS() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        try inventory.recordConnection(named: "a", os: .linux, at: Date(timeIntervalSince1970: 5))
+        let server = try inventory.server(named: "a")
+        #expect(server.os == .linux && server.lastConnectedAt == Date(timeIntervalSince1970: 5))
+    }
+
+    @Test func theDatabaseLocationFollowsOptionThenEnvironmentThenXDG() {
+        #expect(DatabaseLocation.resolve(option: "/x/a.db", environment: ["ESSH_DB": "/y/b.db"]) == "/x/a.db")
+        #expect(DatabaseLocation.resolve(option: nil, environment: ["ESSH_DB": "/y/b.db"]) == "/y/b.db")
+        #expect(DatabaseLocation.resolve(option: nil, environment: ["HOME": "/h", "XDG_DATA_HOME": "/d"])
+                == "/d/essh/essh.db")
+        #expect(DatabaseLocation.resolve(option: nil, environment: ["HOME": "/h"]) == "/h/.local/share/essh/essh.db")
+        #expect(DatabaseLocation.resolve(option: nil, environment: ["HOME": "/h", "XDG_DATA_HOME": "rel"])
+                == "/h/.local/share/essh/essh.db")
+        #expect(DatabaseLocation.resolve(option: "~/e.db", environment: ["HOME": "/h"]) == "/h/e.db")
+    }
+}

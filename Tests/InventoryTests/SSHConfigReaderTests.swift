@@ -1,0 +1,172 @@
+import Foundation
+import Inventory
+import Testing
+import TestSupport
+
+/// A file system in a dictionary, globbing with fnmatch(3) like glob(3) would.
+private struct FakeSource: SSHConfigSource {
+    var files: [String: String]
+
+    func paths(matching pattern: String) -> [String] {
+        files.keys.filter { fnmatch(pattern, $0, FNM_PATHNAME) == 0 }.sorted()
+    }
+
+    func read(_ path: String) throws -> String {
+        guard let text = files[path] else { throw CocoaError(.fileReadNoSuchFile) }
+        return text
+    }
+}
+
+@Suite struct SSHConfigReaderTests {
+    private func read(_ files: [String: String], top: String = "/home/u/.ssh/config") throws -> SSHConfigReader.Result {
+        try SSHConfigReader(home: "/home/u", localUser: "u", source: FakeSource(files: files)).read(path: top)
+    }
+
+    @Test func hostLinesWithSeveralAliasesGiveOneServerEachAndWildcardsAreSkipped() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            # my servers
+            Host web web.prod   *.example.com  !nope
+                # indented comment
+                HostName 10.0.0.1
+                User deploy
+                Port 2222
+
+            Host db-?
+                User nobody
+            Host *
+                User fallback
+                IdentityFile ~/.ssh/id_ed25519
+            """])
+        #expect(result.hosts.map(\.alias) == ["web", "web.prod"])
+        let web = result.hosts[0]
+        #expect(web.hostName == "10.0.0.1" && web.user == "deploy" && web.port == 2222)
+        #expect(web.identityFile == "/home/u/.ssh/id_ed25519")
+        #expect(result.hosts[1].user == "deploy")
+    }
+
+    @Test func theFirstValueWinsAndDefaultsFromHostStarApplyToLaterHosts() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host *
+                User everyone
+                Port 2200
+            Host a
+                User alice
+                HostName a.lan
+            Host b
+                HostName %h.internal
+            """])
+        let byAlias = Dictionary(uniqueKeysWithValues: result.hosts.map { ($0.alias, $0) })
+        #expect(byAlias["a"]?.user == "everyone")
+        #expect(byAlias["a"]?.port == 2200)
+        #expect(byAlias["b"]?.hostName == "b.internal")
+    }
+
+    @Test func negatedPatternsExcludeAHostFromABlock() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host a b
+                HostName shared
+            Host * !b
+                User notb
+            """])
+        let byAlias = Dictionary(uniqueKeysWithValues: result.hosts.map { ($0.alias, $0) })
+        #expect(byAlias["a"]?.user == "notb")
+        #expect(byAlias["b"]?.user == nil)
+    }
+
+    @Test func includeFollowsGlobsAndPathsRelativeToDotSSHInOrder() throws {
+        let result = try read([
+            "/home/u/.ssh/config": "Include config.d/*.conf ~/extra/one\nHost top\n    HostName top.lan\n",
+            "/home/u/.ssh/config.d/20-b.conf": "Host b\n    HostName b.lan\n",
+            "/home/u/.ssh/config.d/10-a.conf": "Include nested\nHost a\n    HostName a.lan\n",
+            "/home/u/.ssh/config.d/other.txt": "Host notincluded\n",
+            "/home/u/.ssh/nested": "Host deep\n    Port 2022\n",
+            "/home/u/extra/one": "Host one\n    User x\n",
+        ])
+        #expect(result.hosts.map(\.alias) == ["deep", "a", "b", "one", "top"])
+        #expect(result.hosts.first { $0.alias == "deep" }?.port == 2022)
+        #expect(result.hosts.first { $0.alias == "one" }?.user == "x")
+    }
+
+    @Test func anIncludeInsideAHostBlockAppliesOnlyToThatHost() throws {
+        let result = try read([
+            "/home/u/.ssh/config": "Host a\n    Include common\nHost b\n    HostName b.lan\n",
+            "/home/u/.ssh/common": "User shared\n",
+        ])
+        let byAlias = Dictionary(uniqueKeysWithValues: result.hosts.map { ($0.alias, $0) })
+        #expect(byAlias["a"]?.user == "shared")
+        #expect(byAlias["b"]?.user == nil)
+    }
+
+    @Test func matchBlocksAreSkippedUntilTheNextHost() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Match host a exec "true"
+                User frommatch
+            Host a
+                HostName a.lan
+            """])
+        #expect(result.hosts == [SSHConfigHost(alias: "a", hostName: "a.lan")])
+    }
+
+    @Test func equalsSignsQuotesAndKeywordCaseAreAccepted() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            HOST=q
+              hostname = q.lan
+              USER=quinn
+              identityfile "/keys/my key"
+            """])
+        #expect(result.hosts == [SSHConfigHost(alias: "q", hostName: "q.lan", user: "quinn",
+                                               identityFile: "/keys/my key")])
+    }
+
+    @Test func identityFileTokensAreExpanded() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host t
+                HostName t.example
+                User remote
+                Port 2200
+                IdentityFile %d/.ssh/%u-%r@%h-%n-%p-100%%-%C
+            """])
+        #expect(result.hosts.first?.identityFile == "/home/u/.ssh/u-remote@t.example-t-2200-100%-%C")
+    }
+
+    @Test func anInvalidPortSkipsTheHostWithAWarning() throws {
+        let result = try read(["/home/u/.ssh/config": "Host bad\n    Port 99999\nHost good\n"])
+        #expect(result.hosts.map(\.alias) == ["good"])
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.contains("/home/u/.ssh/config:2") == true)
+    }
+
+    @Test func anUnreadableTopFileIsAClearError() {
+        #expect {
+            _ = try read([:], top: "/nowhere/config")
+        } throws: { error in
+            (error as? InventoryError)?.kind == .sshConfig
+                && (error as? InventoryError)?.message.contains("/nowhere/config") == true
+        }
+    }
+
+    @Test func anIncludeLoopStopsAtOpenSSHsDepthLimit() throws {
+        let result = try read(["/home/u/.ssh/config": "Host a\nInclude config\n"])
+        #expect(result.hosts.map(\.alias) == ["a"])
+        #expect(result.warnings.contains { $0.contains("deeper") })
+    }
+
+    @Test func theRealFileSystemSourceGlobsSortedAndReadsWithoutWriting() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.createDirectory(atPath: dir.file(".ssh/conf.d"), withIntermediateDirectories: true)
+        try "Include conf.d/*\nHost main\n".write(toFile: dir.file(".ssh/config"), atomically: true, encoding: .utf8)
+        try "Host z1\n".write(toFile: dir.file(".ssh/conf.d/b"), atomically: true, encoding: .utf8)
+        try "Host a1\n".write(toFile: dir.file(".ssh/conf.d/a"), atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir.file(".ssh/config")))
+        let result = try SSHConfigReader(home: dir.path, localUser: "u").read(path: dir.file(".ssh/config"))
+        #expect(result.hosts.map(\.alias) == ["a1", "z1", "main"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file(".ssh/config"))) == before)
+    }
+
+    @Test func aHostBecomesADraftWithKeyOrAgentAuthentication() {
+        let keyed = SSHConfigHost(alias: "a", hostName: "a.lan", user: "u", port: 2200, identityFile: "/k").draft
+        #expect(keyed == ServerDraft(name: "a", host: "a.lan", port: 2200, user: "u", auth: .key, keyPath: "/k"))
+        #expect(SSHConfigHost(alias: "b").draft == ServerDraft(name: "b", host: "b", auth: .agent))
+    }
+}

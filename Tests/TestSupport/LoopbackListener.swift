@@ -1,0 +1,117 @@
+import Foundation
+
+/// Real TCP listeners on 127.0.0.1 playing the servers an online check meets: one that sends a line (an SSH banner
+/// or something else), one that accepts and never speaks, one whose backlog is full so it never answers, and a
+/// port where nothing listens. Close them with `close()`.
+public final class LoopbackListener: @unchecked Sendable {
+    public enum Behaviour: Sendable {
+        /// Accepts and writes `line` (CRLF added), then keeps the connection open until closed.
+        case sends(String)
+        /// Accepts and never writes.
+        case silent
+        /// Listens with backlog 0, never accepts; filled by connections first, so later SYNs are dropped.
+        case backlogFull
+    }
+
+    public let port: Int
+    private let fd: Int32
+    private var fillers: [Int32] = []
+    private var accepted: [Int32] = []
+    private let lock = NSLock()
+    private var closed = false
+
+    public init(_ behaviour: Behaviour) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        guard fd >= 0 else { throw ListenerError("socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = LoopbackListener.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { throw ListenerError("bind: \(String(cString: strerror(errno)))") }
+        let backlog: Int32
+        if case .backlogFull = behaviour { backlog = 0 } else { backlog = 64 }
+        guard listen(fd, backlog) == 0 else { throw ListenerError("listen: \(String(cString: strerror(errno)))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
+        switch behaviour {
+        case .backlogFull:
+            for _ in 0..<2 {
+                let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+                var target = LoopbackListener.loopback(port: port)
+                _ = withUnsafePointer(to: &target) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                fillers.append(client)
+            }
+            usleep(200_000)
+        case .sends(let line):
+            let data = Array((line + "\r\n").utf8)
+            Thread { [self] in acceptLoop(write: data) }.start()
+        case .silent:
+            Thread { [self] in acceptLoop(write: nil) }.start()
+        }
+    }
+
+    /// A port on 127.0.0.1 where nothing listens (bound a moment ago and released, never listened on).
+    public static func closedPort() throws -> Int {
+        let probe = try LoopbackListener(.silent)
+        let port = probe.port
+        probe.close()
+        return port
+    }
+
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if closed { return }
+        closed = true
+        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
+        for client in fillers + accepted { Glibc.close(client) }
+    }
+
+    deinit { close() }
+
+    private func acceptLoop(write data: [UInt8]?) {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if let data { _ = data.withUnsafeBytes { Glibc.write(client, $0.baseAddress, $0.count) } }
+            lock.lock()
+            if closed {
+                lock.unlock()
+                Glibc.close(client)
+                return
+            }
+            accepted.append(client)
+            lock.unlock()
+        }
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    public struct ListenerError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
