@@ -11,12 +11,25 @@ let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto"
 let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
+    .systemLibrary(
+        name: "CNCursesW", path: "Sources/CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
 ]
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
     .target(name: "SSH", dependencies: ["CLibSSH2", crypto]),
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport"]),
+]
+
+// TUIKit: cells, buffer and diff, display width, layout, sanitizer, scrollback, widgets, keys, the Terminal
+// protocol; pure Swift. TerminalCurses: the only importer of CNCursesW. TUIKitDemo: a small program proving both
+// in a real terminal (driven in tmux by TerminalCursesTests).
+let tuiTargets: [Target] = [
+    .target(name: "TUIKit"),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW"]),
+    .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
+    .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
@@ -40,6 +53,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
-    targets: systemLibraries + sshTargets + testSupportTargets + esshTargets,
+    targets: systemLibraries + sshTargets + tuiTargets + testSupportTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )
