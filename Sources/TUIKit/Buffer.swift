@@ -28,9 +28,11 @@ public struct Buffer: Sendable, Equatable {
         return cells[y * width + x]
     }
 
-    /// Puts `cell` (a width-1 grapheme) at (`x`, `y`), repairing any wide character it overlaps.
+    /// Puts `cell` at (`x`, `y`) (with its continuation cell when wide), repairing any wide character it overlaps.
     public mutating func set(x: Int, y: Int, cell: Cell) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
+        // Half a wide character never shows: at the last column it becomes a blank.
+        let cell = cell.width == 2 && x + 1 >= width ? Cell.blank(cell.style) : cell
         clearWideNeighbours(x: x, y: y, span: max(1, Int(cell.width)))
         cells[y * width + x] = cell
         if cell.width == 2 && x + 1 < width { cells[y * width + x + 1] = .continuation(cell.style) }

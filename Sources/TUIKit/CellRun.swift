@@ -6,6 +6,13 @@ public struct CellRun: Sendable, Equatable {
     public var y: Int
     /// The new cells, left to right; a wide character is followed by its continuation cell.
     public var cells: [Cell]
+
+    /// A run.
+    public init(x: Int, y: Int, cells: [Cell]) {
+        self.x = x
+        self.y = y
+        self.cells = cells
+    }
 }
 
 extension Buffer {
