@@ -20,6 +20,7 @@ struct DemoModel {
     var streaming = true
     var tick = 0
     var quit = false
+    var wantsChild = false
     var unicode = true
     private var outputHeight = 10
 
@@ -71,6 +72,7 @@ struct DemoModel {
             match = nil
             findNext()
         case .nextMatch: findNext()
+        case .child: wantsChild = true
         case .help: showHelp.toggle()
         case .quit: quit = true
         }

@@ -19,6 +19,16 @@ if CommandLine.arguments.contains("--help") {
     print("usage: TUIKitDemo [--lines N (default 300)] [--interval-ms MS (default 40)]")
     exit(0)
 }
+/// The child that borrows the terminal: it prints on the normal screen and waits for Enter.
+func runChild() throws -> Int32 {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/sh")
+    child.arguments = ["-c", "printf 'CHILD-OUTPUT: press Enter to return\\n'; read line; exit 3"]
+    try child.run()
+    child.waitUntilExit()
+    return child.terminationStatus
+}
+
 let lines = option("--lines", default: 300)
 let interval = option("--interval-ms", default: 40)
 
@@ -35,19 +45,44 @@ model.unicode = terminal.supportsUnicode
 let feed = DemoFeed()
 feed.start(lines: lines, interval: .milliseconds(interval), waker: terminal.waker)
 
-var buffer = Buffer(size: terminal.size)
+// Output can arrive thousands of times a second; the screen is redrawn at most every frameInterval, and
+// between frames the loop sleeps in poll until a key, a resize, a wake-up or the next frame is due.
+let frameInterval = Duration.milliseconds(30)
+let clock = ContinuousClock()
+var lastFrame = clock.now - frameInterval
+var dirty = true
 do {
     while !model.quit {
-        buffer = Buffer(size: terminal.size)
-        let cursor = model.render(into: &buffer)
-        try terminal.draw(buffer, cursor: cursor)
-        // Tick the spinner while streaming; once idle, sleep until a key, a resize or a wake-up.
-        let event = try terminal.poll(timeout: model.streaming ? .milliseconds(100) : nil)
-        if let event { model.handle(event) }
+        let sinceFrame = clock.now - lastFrame
+        if dirty && sinceFrame >= frameInterval {
+            var buffer = Buffer(size: terminal.size)
+            let cursor = model.render(into: &buffer)
+            try terminal.draw(buffer, cursor: cursor)
+            lastFrame = clock.now
+            dirty = false
+        }
+        // While streaming the spinner ticks every 100 ms; once idle, sleep until something happens.
+        let timeout: Duration? = dirty ? frameInterval - (clock.now - lastFrame)
+            : (model.streaming ? .milliseconds(100) : nil)
+        let event = try terminal.poll(timeout: timeout)
+        if let event {
+            model.handle(event)
+            dirty = true
+        }
         let arrived = feed.take()
         for chunk in arrived.chunks { model.receive(chunk) }
         if arrived.done && model.streaming { model.endOfStream() }
-        if model.streaming { model.tick += 1 }
+        if !arrived.chunks.isEmpty || arrived.done { dirty = true }
+        if model.streaming && clock.now - lastFrame >= .milliseconds(100) {
+            model.tick += 1
+            dirty = true
+        }
+        if model.wantsChild {
+            model.wantsChild = false
+            let status = try terminal.suspend(runChild)
+            model.scrollback.appendLine("child exited with status \(status)")
+            dirty = true
+        }
     }
     terminal.shutdown()
 } catch {
