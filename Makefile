@@ -61,3 +61,9 @@ bench: bench-deps release
 
 clean:
 	rm -rf .build
+
+# TUIKitDemo: the terminal toolkit and its ncurses backend in a real terminal (F10 quits; ARGS="--lines 5000").
+.PHONY: tui-demo
+tui-demo: deps
+	$(SWIFT) build --product TUIKitDemo
+	.build/debug/TUIKitDemo $(ARGS)

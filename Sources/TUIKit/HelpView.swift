@@ -17,7 +17,8 @@ public struct HelpView: Sendable {
     /// Draws a box filling `area` with one line per binding.
     public func render(in area: Rect, buffer: inout Buffer) {
         buffer.fill(area)
-        let inner = Box(title: title, border: border).render(in: area, buffer: &buffer).inset(horizontal: 1, vertical: 0)
+        let box = Box(title: title, border: border).render(in: area, buffer: &buffer)
+        let inner = box.inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
         let keyWidth = min(items.map { DisplayWidth.of($0.keys) }.max() ?? 0, max(1, inner.width / 3))
         for (i, item) in items.enumerated() where i < inner.height {

@@ -142,8 +142,9 @@ public struct ScrollbackBuffer: Sendable {
         guard last >= 0 else { return nil }
         func fold(_ b: UInt8) -> UInt8 { caseSensitive || b < 0x41 || b > 0x5A ? b : b | 0x20 }
         let folded = pattern.map(fold)
-        let indices: StrideThrough<Int> =
-            forward ? stride(from: max(0, from), through: last, by: 1) : stride(from: min(from, last), through: 0, by: -1)
+        let indices: StrideThrough<Int> = forward
+            ? stride(from: max(0, from), through: last, by: 1)
+            : stride(from: min(from, last), through: 0, by: -1)
         outer: for i in indices {
             for j in 0..<folded.count where fold(bytes[i + j]) != folded[j] { continue outer }
             return i

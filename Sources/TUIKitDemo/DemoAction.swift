@@ -14,7 +14,7 @@ enum DemoAction: Sendable {
         KeyBinding([.enter], .run, label: "Echo", description: "Echo the typed text into the output"),
         KeyBinding([.ctrl("f")], .search, label: "Find", description: "Find the typed text in the output"),
         KeyBinding([.function(3)], .nextMatch, label: "Next", description: "Go to the previous (older) match"),
-        KeyBinding([.function(4)], .child, label: "Child", description: "Hand the terminal to a child process and back"),
+        KeyBinding([.function(4)], .child, label: "Child", description: "Hand the terminal to a child and back"),
         KeyBinding([.function(1)], .help, label: "Help", description: "Show or hide this help"),
         KeyBinding([.function(10), .ctrl("c")], .quit, label: "Quit", description: "Leave the demo"),
     ])

@@ -97,7 +97,8 @@ import TUIKit
         let styled = "\u{1B}[01;34mdir\u{1B}[0m \u{1B}[2J \u{1B}]0;t\u{07}"
         #expect(TextSanitizer.sanitize(styled, policy: .dropStyling) == "dir ␛[2J ␛]0;t␇")
         var sanitizer = TextSanitizer(policy: .dropStyling)
-        let out = sanitizer.feed("a\u{1B}[3") + sanitizer.feed("1mred\u{1B}") + sanitizer.feed("[0m") + sanitizer.finish()
+        var out = sanitizer.feed("a\u{1B}[3") + sanitizer.feed("1mred\u{1B}")
+        out += sanitizer.feed("[0m") + sanitizer.finish()
         #expect(out == "ared")
         #expect(TextSanitizer.sanitize("x\u{1B}[31", policy: .dropStyling) == "x␛[31")
     }

@@ -39,7 +39,8 @@ import TestSupport
         #expect(screen.contains { $0.contains("> ● 日本語サーバー") })
         try tmux.press("Enter")
         try tmux.waitFor("the echoed line and an empty field") { lines in
-            lines.contains { $0.contains("│> hello 日本") } && lines.contains { $0.hasPrefix("Command:") && !$0.contains("hello") }
+            lines.contains { $0.contains("│> hello 日本") }
+                && lines.contains { $0.hasPrefix("Command:") && !$0.contains("hello") }
         }
         try tmux.type("HACKED")
         try tmux.press("C-f")
