@@ -36,7 +36,10 @@ public struct TextSanitizer: Sendable {
 
     // Escape state, used only to recognise SGR sequences under `.dropStyling`.
     private var sequence: [UInt32] = []
+    // Display width of the current line up to `segmentStart` in `out`; the width of what follows is only
+    // worked out when a tab needs it (or the output is handed over), which keeps the common path cheap.
     private var column = 0
+    private var segmentStart = 0
     private var pendingCR = false
     private var out: [UInt8] = []
 
@@ -50,8 +53,21 @@ public struct TextSanitizer: Sendable {
 
     /// Sanitizes the next chunk of a stream; may hold back an incomplete character or sequence.
     public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        for byte in bytes { decode(byte) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { feedBuffer($0) }
+        if done == nil { Array(bytes).withUnsafeBufferPointer { feedBuffer($0) } }
         return takeOutput()
+    }
+
+    private mutating func feedBuffer(_ bytes: UnsafeBufferPointer<UInt8>) {
+        out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
+        for byte in bytes {
+            // Printable ASCII in plain text, the bulk of any output, goes straight through.
+            if byte >= 0x20 && byte < 0x7F && needed == 0 && !pendingCR && sequence.isEmpty {
+                out.append(byte)
+            } else {
+                decode(byte)
+            }
+        }
     }
 
     /// Sanitizes a whole piece of text at once (state carries over like `feed`).
@@ -75,8 +91,32 @@ public struct TextSanitizer: Sendable {
     }
 
     private mutating func takeOutput() -> String {
+        column += Self.width(of: out[segmentStart...])
+        segmentStart = 0
         defer { out.removeAll(keepingCapacity: true) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Display width of sanitized UTF-8 (valid by construction, no control characters but `\n`).
+    private static func width(of bytes: ArraySlice<UInt8>) -> Int {
+        var total = 0
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                total += 1
+                index += 1
+                continue
+            }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            var value = UInt32(lead) & (lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : 0x1F)
+            for offset in 1..<length where index + offset < bytes.endIndex {
+                value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+            }
+            if let scalar = Unicode.Scalar(value) { total += DisplayWidth.of(scalar) }
+            index += length
+        }
+        return total
     }
 
     // MARK: UTF-8
@@ -150,9 +190,11 @@ public struct TextSanitizer: Sendable {
         case 0x0D:
             pendingCR = true
         case 0x09:
+            column += Self.width(of: out[segmentStart...])
             let spaces = tabWidth - column % tabWidth
             for _ in 0..<spaces { out.append(0x20) }
             column += spaces
+            segmentStart = out.count
         case 0x1B:
             emit(0x241B)
         case 0x00..<0x20:
@@ -168,29 +210,25 @@ public struct TextSanitizer: Sendable {
 
     /// Under `.dropStyling`: holds `ESC [ params` until its final byte; returns true when `value` was taken.
     private mutating func trackStyling(_ value: UInt32) -> Bool {
-        if sequence.isEmpty {
-            guard value == 0x1B else { return false }
-            sequence = [value]
-            return true
-        }
-        if sequence.count == 1 {
-            if value == 0x5B {
-                sequence.append(value)
-                return true
-            }
-            flushSequence()
-            return false
-        }
-        if (0x30...0x3F).contains(value) && sequence.count < Self.maxStylingLength {
+        if sequence.count == 1 && value == 0x5B {
             sequence.append(value)
             return true
         }
-        if value == 0x6D {
-            sequence.removeAll()
-            return true
+        if sequence.count >= 2 {
+            if (0x30...0x3F).contains(value) && sequence.count < Self.maxStylingLength {
+                sequence.append(value)
+                return true
+            }
+            if value == 0x6D {
+                sequence.removeAll()
+                return true
+            }
         }
+        // Not (or no longer) an SGR sequence: show what was held, and let an ESC start the next one.
         flushSequence()
-        return false
+        guard value == 0x1B else { return false }
+        sequence = [value]
+        return true
     }
 
     private mutating func flushSequence() {
@@ -203,16 +241,26 @@ public struct TextSanitizer: Sendable {
     private mutating func newline() {
         out.append(0x0A)
         column = 0
+        segmentStart = out.count
     }
 
     private mutating func emit(_ value: UInt32) {
-        guard let scalar = Unicode.Scalar(value) else { return }
-        if value < 0x80 {
+        guard Unicode.Scalar(value) != nil else { return }
+        switch value {
+        case ..<0x80:
             out.append(UInt8(value))
-            column += 1
-            return
+        case ..<0x800:
+            out.append(UInt8(0xC0 | value >> 6))
+            out.append(UInt8(0x80 | value & 0x3F))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | value >> 12))
+            out.append(UInt8(0x80 | value >> 6 & 0x3F))
+            out.append(UInt8(0x80 | value & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | value >> 18))
+            out.append(UInt8(0x80 | value >> 12 & 0x3F))
+            out.append(UInt8(0x80 | value >> 6 & 0x3F))
+            out.append(UInt8(0x80 | value & 0x3F))
         }
-        out.append(contentsOf: UTF8.encode(scalar)!)
-        column += DisplayWidth.of(scalar)
     }
 }

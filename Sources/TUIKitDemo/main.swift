@@ -4,6 +4,7 @@ import TUIKit
 
 // TUIKitDemo: proves TUIKit and TerminalCurses together in a real terminal (driven in tmux by the
 // TerminalCursesTests end-to-end test). Usage: TUIKitDemo [--lines N] [--interval-ms MS]
+// `TUIKitDemo --sanitize` is a filter instead (stdin through TextSanitizer to stdout), for bench/bench-tuikit.sh.
 
 func option(_ name: String, default value: Int) -> Int {
     let args = CommandLine.arguments
@@ -17,6 +18,18 @@ func option(_ name: String, default value: Int) -> Int {
 
 if CommandLine.arguments.contains("--help") {
     print("usage: TUIKitDemo [--lines N (default 300)] [--interval-ms MS (default 40)]")
+    print("       TUIKitDemo --sanitize < untrusted > visible")
+    exit(0)
+}
+if CommandLine.arguments.contains("--sanitize") {
+    var sanitizer = TextSanitizer()
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = read(STDIN_FILENO, &chunk, chunk.count)
+        if count <= 0 { break }
+        FileHandle.standardOutput.write(Data(sanitizer.feed(chunk[..<count]).utf8))
+    }
+    FileHandle.standardOutput.write(Data(sanitizer.finish().utf8))
     exit(0)
 }
 /// The child that borrows the terminal: it prints on the normal screen and waits for Enter.

@@ -176,7 +176,7 @@ public final class CursesTerminal: Terminal {
         // Our width table and the C library's can disagree on rare characters; never let curses lay out a
         // different width than the buffer did, or the rest of the row would shift.
         let cWidth = wcwidth(text[0])
-        if cWidth != Int32(cell.width) && !(cell.width == 1 && cWidth == 0 && text.count == 1 && text[0] == 0x20) {
+        if cWidth != Int32(cell.width) {
             text = [cWidth == 2 || cWidth < 0 ? 0xFFFD : text[0]]
             if wcwidth(text[0]) != 1 { text = [0x3F] }
             text.append(0)

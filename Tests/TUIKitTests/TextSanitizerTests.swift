@@ -101,6 +101,7 @@ import TUIKit
         out += sanitizer.feed("[0m") + sanitizer.finish()
         #expect(out == "ared")
         #expect(TextSanitizer.sanitize("x\u{1B}[31", policy: .dropStyling) == "x␛[31")
+        #expect(TextSanitizer.sanitize("\u{1B}[1\u{1B}[0mok\u{1B}\u{1B}[m", policy: .dropStyling) == "␛[1ok␛")
     }
 
     @Test func randomBytesNeverProduceControlCharacters() {
