@@ -76,6 +76,25 @@ import TestSupport
         #expect(try tmux.display("#{cursor_flag}") == "1")
     }
 
+    @Test func theMouseWheelScrollsTheOutput() throws {
+        let tmux = try TmuxSession(command: Self.command("--lines 60 --interval-ms 1", environment: ""),
+                                   width: 100, height: 20)
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "-- end of stream --")
+        let before = try tmux.screen()
+        #expect(before.contains { $0.contains("││00060 clipboard attack") })
+        // A wheel-up report as the terminal sends it (X10 mouse encoding: ESC [ M, button 64+32, column, row).
+        try tmux.type("\u{1B}[M`!!")
+        let after = try tmux.waitFor("the output to scroll up three lines") { lines in
+            !lines.contains { $0.contains("end of stream") || $0.contains("││00060") || $0.contains("││00059") }
+        }
+        #expect(after.contains { $0.contains("││00058 title attack") })
+        try tmux.type("\u{1B}[Ma!!")
+        try tmux.waitFor(text: "-- end of stream --")
+        try tmux.press("F10")
+        try tmux.waitFor(text: "EXIT=0 RESTORED=yes")
+    }
+
     @Test func theHostileSequencesWouldWorkIfPrintedRaw() throws {
         // Control experiment: proves the title and clipboard checks above can fail.
         let tmux = try TmuxSession(command: "printf '\\033]2;HACKED-TITLE\\007\\033]52;c;SGFja2Vk\\007'; sleep 600")
