@@ -42,6 +42,13 @@ func runChild() throws -> Int32 {
     return child.terminationStatus
 }
 
+let known: Set<String> = ["--lines", "--interval-ms", "--help", "--sanitize"]
+for (i, arg) in CommandLine.arguments.enumerated().dropFirst() where !known.contains(arg) {
+    let previous = CommandLine.arguments[i - 1]
+    if previous == "--lines" || previous == "--interval-ms" { continue }
+    FileHandle.standardError.write(Data("TUIKitDemo: unknown argument \(arg); see TUIKitDemo --help\n".utf8))
+    exit(2)
+}
 let lines = option("--lines", default: 300)
 let interval = option("--interval-ms", default: 40)
 
