@@ -90,8 +90,10 @@ public enum DisplayWidth {
                     continue
                 }
                 if !line.isEmpty { lines.append(line) }
-                while wordWidth > width {
-                    let head = prefix(word, fitting: width)
+                while wordWidth > width && word.count > 1 {
+                    // A character wider than the whole line still takes a line of its own (clipped when drawn).
+                    var head = prefix(word, fitting: width)
+                    if head.isEmpty { head = String(word.prefix(1)) }
                     lines.append(head)
                     word = String(word.dropFirst(head.count))
                     wordWidth = of(word)

@@ -76,6 +76,7 @@ public final class CursesTerminal: Terminal {
     deinit {
         shutdown()
         delscreen(screen)
+        TerminalRestorer.detachWakePipe()
     }
 
     /// A waker other threads use to make `poll` return.

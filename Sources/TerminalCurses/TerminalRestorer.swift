@@ -25,6 +25,9 @@ enum TerminalRestorer {
         atexit { endCursesIfActive() }
     }
 
+    /// Stops reporting resizes to a wake pipe that is about to close (its descriptor could be reused).
+    static func detachWakePipe() { resizeFD = -1 }
+
     /// Marks curses as running (handlers will end it) or not.
     static func setActive(_ active: Bool) { cursesActive = active }
 
@@ -71,6 +74,7 @@ private func restoreAndReraise(_ signal: Int32) {
 }
 
 private func reportResize(_ signal: Int32) {
+    guard resizeFD >= 0 else { return }
     let saved = errno
     var byte: UInt8 = 0x52
     _ = write(resizeFD, &byte, 1)

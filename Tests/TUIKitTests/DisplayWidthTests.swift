@@ -31,5 +31,6 @@ import TUIKit
         #expect(DisplayWidth.wrap("the quick brown fox", to: 10) == ["the quick", "brown fox"])
         #expect(DisplayWidth.wrap("abcdefghij", to: 4) == ["abcd", "efgh", "ij"])
         #expect(DisplayWidth.wrap("日本語テキスト", to: 5) == ["日本", "語テ", "キス", "ト"])
+        #expect(DisplayWidth.wrap("日本", to: 1) == ["日", "本"])
     }
 }
