@@ -105,16 +105,27 @@ import TestSupport
         #expect(try tmux.tmux(["list-buffers"]).contains("Hacked"))
     }
 
-    @Test func sigtermWhileStreamingRestoresTheTerminalAndNoColorIsHonoured() throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 100000 --interval-ms 2", environment: "NO_COLOR=1"))
+    @Test func noColorTurnsColoursOffButKeepsReverseVideo() throws {
+        let tmux = try TmuxSession(command: Self.command("--lines 10 --interval-ms 1", environment: "NO_COLOR=1"))
         defer { tmux.kill() }
-        try tmux.waitFor(text: "streaming")
+        try tmux.waitFor(text: "-- end of stream --")
         let colored = try tmux.screen(colors: true).joined()
         #expect(!colored.contains("\u{1B}[32m") && !colored.contains("\u{1B}[31m"))
         #expect(colored.contains("\u{1B}[7m"))
-        let demo = try demoPID(tmux)
-        kill(demo, SIGTERM)
-        try tmux.waitFor(text: "EXIT=143 RESTORED=yes")
+        try tmux.press("F10")
+        try tmux.waitFor(text: "EXIT=0 RESTORED=yes")
+    }
+
+    /// A kill (SIGTERM), a hang-up of the controlling program (SIGHUP) and the signals of a crash (SIGSEGV,
+    /// SIGABRT): the terminal modes come back and the program still dies of the signal.
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGSEGV, 139), (SIGABRT, 134)])
+    func aFatalSignalWhileStreamingRestoresTheTerminal(signal: Int32, status: Int) throws {
+        let tmux = try TmuxSession(command: Self.command("--lines 100000 --interval-ms 2",
+                                                         environment: "SWIFT_BACKTRACE=enable=no"))
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "streaming")
+        kill(try demoPID(tmux), signal)
+        try tmux.waitFor(text: "EXIT=\(status) RESTORED=yes")
         #expect(try tmux.display("#{alternate_on}") == "0")
         #expect(try tmux.display("#{cursor_flag}") == "1")
     }
