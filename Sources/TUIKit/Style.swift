@@ -7,6 +7,7 @@ public enum Color: UInt8, Sendable, Hashable, CaseIterable {
 public struct Style: Sendable, Hashable {
     /// Text attributes a terminal can combine.
     public struct Attributes: OptionSet, Sendable, Hashable {
+        /// The attribute bits.
         public let rawValue: UInt8
         /// Wraps a raw attribute mask.
         public init(rawValue: UInt8) { self.rawValue = rawValue }

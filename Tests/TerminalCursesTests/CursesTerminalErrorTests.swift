@@ -14,7 +14,7 @@ import TestSupport
 
     @Test func anUnknownTerminalTypeIsNamedInTheMessage() throws {
         let demo = Binary.product("TUIKitDemo")
-        let script = "\(demo) 2>&1; echo EXIT=$?; sleep 600"
+        let script = "\(demo) 2>&1; echo EXIT=$?; sleep 300"
         let tmux = try TmuxSession(command: "env TERM=no-such-terminal LANG=C.UTF-8 sh -c '\(script)'")
         defer { tmux.kill() }
         let screen = try tmux.waitFor(text: "EXIT=")

@@ -11,7 +11,7 @@ import TestSupport
         let script = """
             before=$(stty -g); \(demo) \(args); rc=$?; after=$(stty -g); \
             if [ "$before" = "$after" ]; then r=yes; else r=no; fi; \
-            printf 'EXIT=%s RESTORED=%s\\n' "$rc" "$r"; sleep 600
+            printf 'EXIT=%s RESTORED=%s\\n' "$rc" "$r"; sleep 300
             """
         return "env \(environment) LANG=C.UTF-8 sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"
     }
@@ -97,7 +97,7 @@ import TestSupport
 
     @Test func theHostileSequencesWouldWorkIfPrintedRaw() throws {
         // Control experiment: proves the title and clipboard checks above can fail.
-        let tmux = try TmuxSession(command: "printf '\\033]2;HACKED-TITLE\\007\\033]52;c;SGFja2Vk\\007'; sleep 600")
+        let tmux = try TmuxSession(command: "printf '\\033]2;HACKED-TITLE\\007\\033]52;c;SGFja2Vk\\007'; sleep 300")
         defer { tmux.kill() }
         try tmux.waitFor("the raw sequences to take effect", timeout: 10) { _ in
             (try? tmux.display("#{pane_title}")) == "HACKED-TITLE"
