@@ -65,43 +65,38 @@ model.unicode = terminal.supportsUnicode
 let feed = DemoFeed()
 feed.start(lines: lines, interval: .milliseconds(interval), waker: terminal.waker)
 
-// Output can arrive thousands of times a second; the screen is redrawn at most every frameInterval, and
-// between frames the loop sleeps in poll until a key, a resize, a wake-up or the next frame is due.
-let frameInterval = Duration.milliseconds(30)
+// Output can arrive thousands of times a second; FramePacer redraws at most every 30 ms, and between frames
+// the loop sleeps in poll until a key, a resize, a wake-up or the next frame is due.
 let clock = ContinuousClock()
-var lastFrame = clock.now - frameInterval
-var dirty = true
+var pacer = FramePacer()
 do {
     while !model.quit {
-        let sinceFrame = clock.now - lastFrame
-        if dirty && sinceFrame >= frameInterval {
+        if pacer.shouldDraw(at: clock.now) {
             var buffer = Buffer(size: terminal.size)
             let cursor = model.render(into: &buffer)
             try terminal.draw(buffer, cursor: cursor)
-            lastFrame = clock.now
-            dirty = false
+            pacer.didDraw(at: clock.now)
         }
         // While streaming the spinner ticks every 100 ms; once idle, sleep until something happens.
-        let timeout: Duration? = dirty ? frameInterval - (clock.now - lastFrame)
-            : (model.streaming ? .milliseconds(100) : nil)
-        let event = try terminal.poll(timeout: timeout)
+        let tick = Duration.milliseconds(100)
+        let event = try terminal.poll(timeout: pacer.pollTimeout(at: clock.now, idle: model.streaming ? tick : nil))
         if let event {
             model.handle(event)
-            dirty = true
+            pacer.invalidate()
         }
         let arrived = feed.take()
         for chunk in arrived.chunks { model.receive(chunk) }
         if arrived.done && model.streaming { model.endOfStream() }
-        if !arrived.chunks.isEmpty || arrived.done { dirty = true }
-        if model.streaming && clock.now - lastFrame >= .milliseconds(100) {
+        if !arrived.chunks.isEmpty || arrived.done { pacer.invalidate() }
+        if model.streaming, let since = pacer.sinceLastFrame(at: clock.now), since >= tick {
             model.tick += 1
-            dirty = true
+            pacer.invalidate()
         }
         if model.wantsChild {
             model.wantsChild = false
             let status = try terminal.suspend(runChild)
             model.scrollback.appendLine("child exited with status \(status)")
-            dirty = true
+            pacer.invalidate()
         }
     }
     terminal.shutdown()
