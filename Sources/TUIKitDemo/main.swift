@@ -16,6 +16,13 @@ func option(_ name: String, default value: Int) -> Int {
     return n
 }
 
+let known: Set<String> = ["--lines", "--interval-ms", "--help", "--sanitize"]
+for (i, arg) in CommandLine.arguments.enumerated().dropFirst() where !known.contains(arg) {
+    let previous = CommandLine.arguments[i - 1]
+    if previous == "--lines" || previous == "--interval-ms" { continue }
+    FileHandle.standardError.write(Data("TUIKitDemo: unknown argument \(arg); see TUIKitDemo --help\n".utf8))
+    exit(2)
+}
 if CommandLine.arguments.contains("--help") {
     print("usage: TUIKitDemo [--lines N (default 300)] [--interval-ms MS (default 40)]")
     print("       TUIKitDemo --sanitize < untrusted > visible")
@@ -32,23 +39,21 @@ if CommandLine.arguments.contains("--sanitize") {
     FileHandle.standardOutput.write(Data(sanitizer.finish().utf8))
     exit(0)
 }
+
 /// The child that borrows the terminal: it prints on the normal screen and waits for Enter.
-func runChild() throws -> Int32 {
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/bin/sh")
-    child.arguments = ["-c", "printf 'CHILD-OUTPUT: press Enter to return\\n'; read line; exit 3"]
-    try child.run()
-    child.waitUntilExit()
-    return child.terminationStatus
+/// Returns its exit status (127 when it could not start, as a shell would).
+func runChild() -> Int32 {
+    let argv = ["/bin/sh", "-c", "printf 'CHILD-OUTPUT: press Enter to return\\n'; read line; exit 3"]
+    let cArgs = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, argv[0], nil, nil, cArgs, environ)
+    guard rc == 0 else { return 127 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status >> 8) & 0xFF
 }
 
-let known: Set<String> = ["--lines", "--interval-ms", "--help", "--sanitize"]
-for (i, arg) in CommandLine.arguments.enumerated().dropFirst() where !known.contains(arg) {
-    let previous = CommandLine.arguments[i - 1]
-    if previous == "--lines" || previous == "--interval-ms" { continue }
-    FileHandle.standardError.write(Data("TUIKitDemo: unknown argument \(arg); see TUIKitDemo --help\n".utf8))
-    exit(2)
-}
 let lines = option("--lines", default: 300)
 let interval = option("--interval-ms", default: 40)
 
