@@ -79,3 +79,9 @@ fuzz: deps
 bench-deps: bench-jc
 bench-jc:
 	@command -v jc >/dev/null || python3 -m pip install --quiet jc
+
+# TUIKitDemo: the terminal toolkit and its ncurses backend in a real terminal (F10 quits; ARGS="--lines 5000").
+.PHONY: tui-demo
+tui-demo: deps
+	$(SWIFT) build --product TUIKitDemo
+	.build/debug/TUIKitDemo $(ARGS)

@@ -12,6 +12,8 @@ let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
+    .systemLibrary(
+        name: "CNCursesW", path: "Sources/CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
 ]
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
@@ -24,6 +26,17 @@ let sshTargets: [Target] = [
 let netParsersTargets: [Target] = [
     .target(name: "NetParsers"),
     .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
+]
+
+// TUIKit: cells, buffer and diff, display width, layout, sanitizer, scrollback, widgets, keys, the Terminal
+// protocol; pure Swift. TerminalCurses: the only importer of CNCursesW. TUIKitDemo: a small program proving both
+// in a real terminal (driven in tmux by TerminalCursesTests).
+let tuiTargets: [Target] = [
+    .target(name: "TUIKit"),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW"]),
+    .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
+    .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
@@ -62,7 +75,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + sshTargets + netParsersTargets + testSupportTargets + inventoryTargets
+    targets: systemLibraries + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
         + reachabilityTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

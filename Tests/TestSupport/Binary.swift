@@ -12,15 +12,18 @@ public struct RunResult: Sendable {
 /// Runs the built `essh` binary (or any program) the way a user or a script would.
 public enum Binary {
     /// The `essh` executable built beside the test bundle.
-    public static var essh: String {
+    public static var essh: String { product("essh") }
+
+    /// An executable product (`essh`, `TUIKitDemo`) built beside the test bundle.
+    public static func product(_ name: String) -> String {
         var candidates: [String] = []
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = argv0.deletingLastPathComponent()
         for _ in 0..<4 {
-            candidates.append(dir.appendingPathComponent("essh").path)
+            candidates.append(dir.appendingPathComponent(name).path)
             dir = dir.deletingLastPathComponent()
         }
-        candidates.append(RepoPaths.root + "/.build/debug/essh")
+        candidates.append(RepoPaths.root + "/.build/debug/" + name)
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }
 

@@ -1,0 +1,41 @@
+/// Why the curses terminal could not start or keep going.
+public struct CursesError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable {
+        /// Standard input or output is not a terminal (a pipe, a file, a service).
+        case notATerminal
+        /// curses does not know the terminal type in TERM.
+        case unknownTerminal
+        /// A system call failed (pipe, poll).
+        case system
+        /// The terminal went away (hang-up, closed input).
+        case inputClosed
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The underlying detail (errno text, TERM value).
+    public let message: String
+
+    /// An error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// A sentence for the user saying what happened and what to do.
+    public var description: String {
+        switch kind {
+        case .notATerminal:
+            return "The full-screen interface needs a terminal, but \(message) is not one. "
+                + "Run essh from a terminal, or use its subcommands (essh --help) in scripts."
+        case .unknownTerminal:
+            return "The terminal type TERM=\(message) is not known to ncurses. "
+                + "Set TERM to a known type (for example TERM=xterm-256color) and try again."
+        case .system:
+            return "A system call needed by the terminal interface failed: \(message)."
+        case .inputClosed:
+            return "The terminal closed (\(message)); the interface stopped."
+        }
+    }
+}

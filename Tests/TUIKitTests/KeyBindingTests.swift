@@ -1,0 +1,48 @@
+import Testing
+import TUIKit
+
+enum KeyTestAction: Equatable, Sendable { case quit, help, refresh, find }
+
+@Suite struct KeyBindingTests {
+    let table = KeyBindingTable<KeyTestAction>([
+        KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Leave eSSH"),
+        KeyBinding([.character("?")], .help, label: "Help", description: "Show the keys"),
+        KeyBinding([.ctrl("r")], .refresh, description: "Check every server now"),
+        KeyBinding([.character("/")], .find, label: "Filter", description: "Filter by name, host or tag"),
+    ])
+
+    @Test func theTableDispatchesKeysToActions() {
+        #expect(table.action(for: .character("q")) == .quit)
+        #expect(table.action(for: .function(10)) == .quit)
+        #expect(table.action(for: .ctrl("r")) == .refresh)
+        #expect(table.action(for: .character("x")) == nil)
+        #expect(table.conflictingKeys.isEmpty)
+        let broken = KeyBindingTable<KeyTestAction>([KeyBinding([.enter], .quit, description: "a"),
+                                              KeyBinding([.enter], .help, description: "b")])
+        #expect(broken.conflictingKeys == [.enter])
+    }
+
+    @Test func theKeyBarShowsLabelledBindingsAndDropsWhatDoesNotFit() {
+        var buffer = Buffer(width: 40, height: 1)
+        KeyBar(table: table).render(in: buffer.area, buffer: &buffer)
+        #expect(buffer.lines() == ["q Quit  ? Help  / Filter" + String(repeating: " ", count: 16)])
+        var narrow = Buffer(width: 14, height: 1)
+        KeyBar(table: table).render(in: narrow.area, buffer: &narrow)
+        #expect(narrow.lines() == ["q Quit  ? Help"])
+        #expect(buffer[0, 0].style.attributes.contains(.reverse))
+    }
+
+    @Test func theHelpScreenListsEveryBinding() {
+        #expect(table.helpItems.map(\.keys) == ["q/F10", "?", "^R", "/"])
+        var buffer = Buffer(width: 40, height: 6)
+        HelpView(table: table).render(in: buffer.area, buffer: &buffer)
+        #expect(buffer.lines() == [
+            "┌ Keys ────────────────────────────────┐",
+            "│ q/F10  Leave eSSH                    │",
+            "│ ?      Show the keys                 │",
+            "│ ^R     Check every server now        │",
+            "│ /      Filter by name, host or tag   │",
+            "└──────────────────────────────────────┘",
+        ])
+    }
+}
