@@ -20,14 +20,23 @@ public final class Inventory: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "essh"
-        do {
-            if state == .existing { try Self.inspect(path: path, configuration: configuration) }
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            writer = pool
-            try Self.migrate(pool, path: path)
-        } catch {
-            throw InventoryError.wrap(error, path: path)
+        // Two processes creating the same file at once: switching a new file to WAL can answer SQLITE_BUSY without
+        // going through the busy handler, so opening is retried until the busy timeout.
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var opened: DatabasePool?
+        while opened == nil {
+            do {
+                if state == .existing { try Self.inspect(path: path, configuration: configuration) }
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try Self.migrate(pool, path: path)
+                opened = pool
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(20_000)
+            } catch {
+                throw InventoryError.wrap(error, path: path)
+            }
         }
+        writer = opened!
         DatabaseFile.tightenCompanions(path: path)
     }
 

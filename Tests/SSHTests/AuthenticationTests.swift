@@ -85,7 +85,8 @@ import TestSupport
         agent.standardOutput = FileHandle.nullDevice
         agent.standardError = FileHandle.nullDevice
         try agent.run()
-        defer { agent.terminate(); agent.waitUntilExit() }
+        // SIGKILL: children of the test runner inherit its blocked signal mask, so SIGTERM would never arrive.
+        defer { kill(agent.processIdentifier, SIGKILL); agent.waitUntilExit() }
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: sock) { usleep(20_000) }
         let add = try Binary.run("/usr/bin/ssh-add", [s.key("id_ed25519")], environment: ["SSH_AUTH_SOCK": sock])
         #expect(add.status == 0)

@@ -33,51 +33,13 @@ public enum Binary {
         try run(essh, args, stdin: stdin, environment: environment, timeout: timeout)
     }
 
-    /// Runs a program to its end (killing it after `timeout`), collecting stdout and stderr in full.
+    /// Runs a program to its end (killing it after `timeout`), collecting stdout and stderr in full. NO_COLOR is
+    /// set, as for a script; posix_spawn gives the child a clean signal mask (see `Spawn`).
     public static func run(_ path: String, _ args: [String], stdin: Data? = nil,
                            environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
+        var env: [String: String?] = ["NO_COLOR": "1"]
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        let collected = Collected()
-        let group = DispatchGroup()
-        for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(data, isOut: isOut)
-                group.leave()
-            }
-        }
-        try process.run()
-        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
-        try? inPipe.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            usleep(200_000)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        // A daemon the program left behind may hold the pipes open: don't wait for it forever.
-        _ = group.wait(timeout: .now() + 10)
-        return RunResult(status: process.terminationStatus, stdout: collected.out, stderr: collected.err)
+        return try Spawn.run(path, args, stdin: stdin, environment: env, timeout: timeout)
     }
 }
 
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _out = Data(), _err = Data()
-    func set(_ d: Data, isOut: Bool) { lock.lock(); if isOut { _out = d } else { _err = d }; lock.unlock() }
-    var out: Data { lock.lock(); defer { lock.unlock() }; return _out }
-    var err: Data { lock.lock(); defer { lock.unlock() }; return _err }
-}
