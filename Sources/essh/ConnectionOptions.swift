@@ -1,6 +1,23 @@
 import ArgumentParser
 import Foundation
+import Inventory
 import SSH
+
+/// A destination made ready to connect: session options, who answers questions, and the saved server it names.
+struct ResolvedConnection {
+    var options: ConnectOptions
+    var prompter: TerminalPrompter
+    /// The saved server DEST named, if any (its user, port and key were used).
+    var server: Server?
+    /// The open database, when DEST named a saved server (for history and last-connected).
+    var inventory: Inventory?
+
+    /// Records a finished command in the saved server's history (no-op for unsaved hosts).
+    func recordCommand(_ command: String, exitStatus: Int?) {
+        guard let server, let inventory else { return }
+        try? inventory.appendHistory(serverNamed: server.name, command: command, exitStatus: exitStatus)
+    }
+}
 
 /// The options every command that logs in to a server shares (`exec`, later `net`, `shell`).
 struct ConnectionOptions: ParsableArguments {
@@ -33,9 +50,11 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
     var verbose = false
 
+    @OptionGroup var database: DatabaseOptions
+
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
     static let valueOptions: Set<String> = ["-p", "-l", "-i", "--known-hosts", "--host-key-policy",
-                                            "--connect-timeout", "--password-file"]
+                                            "--connect-timeout", "--password-file", "--db"]
 
     func validateOptions() throws {
         if let port, !(1...65535).contains(port) {
@@ -49,23 +68,43 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// Builds the session options and the prompter for DEST, or throws a message for the person.
-    func resolve(_ dest: String) throws -> (ConnectOptions, TerminalPrompter) {
+    /// Builds the session options and the prompter for DEST — a saved server's name, or [user@]host[:port] — or
+    /// throws a message for the person. Options given on the command line beat a saved server's values.
+    func resolve(_ dest: String) throws -> ResolvedConnection {
+        var saved: Server?
+        var inventory: Inventory?
+        // A saved name is looked up only in an existing database: exec to a plain host never creates one.
+        if !dest.contains("@"), !dest.contains(":"), FileManager.default.fileExists(atPath: database.path) {
+            let store = try database.open()
+            saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: dest) }
+            if saved != nil { inventory = store }
+        }
         let d: Destination
-        do { d = try Destination(parsing: dest) } catch { throw ValidationError(error.message) }
-        if let p = d.port, let port, p != port {
-            throw ValidationError("DEST says port \(p) but -p says \(port): give the port once.")
+        if let saved {
+            d = Destination(user: saved.user, host: saved.host, port: saved.port)
+        } else {
+            do { d = try Destination(parsing: dest) } catch { throw ValidationError(error.message) }
+            if let p = d.port, let port, p != port {
+                throw ValidationError("DEST says port \(p) but -p says \(port): give the port once.")
+            }
+            if let u = d.user, let loginName, u != loginName {
+                throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
+            }
         }
-        if let u = d.user, let loginName, u != loginName {
-            throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
-        }
-        let user = d.user ?? loginName ?? Self.localUser
-        var options = ConnectOptions(host: d.host, port: d.port ?? port ?? 22, user: user,
+        let user = loginName ?? d.user ?? Self.localUser
+        var options = ConnectOptions(host: d.host, port: port ?? d.port ?? 22, user: user,
                                      knownHostsFile: knownHosts ?? ConnectOptions.defaultKnownHostsFile)
         options.connectTimeout = connectTimeout
         options.identityFiles = identity.map { ($0 as NSString).expandingTildeInPath }
+        if options.identityFiles.isEmpty, let saved {
+            switch saved.auth {
+            case .key: options.identityFiles = saved.expandedKeyPath().map { [$0] } ?? []
+            case .agent: options.useAgent = true
+            case .password: options.useAgent = false
+            }
+        }
         for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
-            throw ValidationError("-i \(file): the key file does not exist or cannot be read.")
+            throw ValidationError("key file \(file): it does not exist or cannot be read.")
         }
         let interactive = TerminalPrompter.hasTerminal
         options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
@@ -76,7 +115,9 @@ struct ConnectionOptions: ParsableArguments {
         if let passwordFile {
             password = try Self.readPasswordFile(passwordFile)
         }
-        return (options, TerminalPrompter(passwordFromFile: password, interactive: interactive))
+        return ResolvedConnection(options: options,
+                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
+                                  server: saved, inventory: inventory)
     }
 
     static var localUser: String {

@@ -10,7 +10,7 @@ struct ExecCommand: ParsableCommand {
         commandName: "exec",
         abstract: "Run a command on a server and pass its output through.",
         discussion: """
-            DEST is [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
+            DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
             130 when interrupted; 255 when connecting or logging in failed.
@@ -26,7 +26,7 @@ struct ExecCommand: ParsableCommand {
     @Flag(name: .customShort("n"), help: "Do not forward stdin (the command sees end-of-file at once).")
     var noStdin = false
 
-    @Argument(help: "The server: [user@]host[:port].")
+    @Argument(help: "The server: a saved name, or [user@]host[:port].")
     var dest: String
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
@@ -44,7 +44,8 @@ struct ExecCommand: ParsableCommand {
     func run() throws {
         var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
         log.logLevel = connection.verbose ? .debug : .critical
-        let (options, prompter) = try connection.resolve(dest)
+        let target = try connection.resolve(dest)
+        let (options, prompter) = (target.options, target.prompter)
         let cancel = Cancellation()
         let signals = SignalCancellation(cancel)
         defer { signals.stop() }
@@ -56,9 +57,16 @@ struct ExecCommand: ParsableCommand {
             }
         } catch {
             if error.kind == .cancelled { throw ExitCode(130) }
+            if error.kind == .nameNotFound && target.server == nil && !dest.contains(".") && !dest.contains("@") {
+                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list).")
+                throw ExitCode(255)
+            }
             printError(error)
             log.debug("libssh2: \(error.detail)")
             throw ExitCode(255)
+        }
+        if let server = target.server, let inventory = target.inventory {
+            try? inventory.recordConnection(named: server.name)
         }
         log.debug("connected to \(session.address) (\(session.serverBanner)), host key \(session.hostKey.fingerprint), logged in with \(session.authenticatedWith)")
 
@@ -75,6 +83,7 @@ struct ExecCommand: ParsableCommand {
                 }
             }
             session.disconnect()
+            target.recordCommand(line, exitStatus: exit.status.map(Int.init))
             if let signal = exit.signal {
                 printError("the remote command was killed by signal \(signal).")
             }
