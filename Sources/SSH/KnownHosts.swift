@@ -38,11 +38,27 @@ public struct KnownHosts: Sendable {
         self.userFile = userFile
         for file in [userFile] + globalFiles {
             guard FileManager.default.fileExists(atPath: file) else { continue }
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let bytes = Self.readAll(file) else {
                 throw SSHError(.knownHostsFile, "cannot read \(file)",
                                "The known hosts file \(file) cannot be read: check its permissions.")
             }
-            entries += Self.parse(String(decoding: data, as: UTF8.self), file: file)
+            entries += Self.parse(String(decoding: bytes, as: UTF8.self), file: file)
+        }
+    }
+
+    /// Reads a whole file with read(2), so /dev/null and other non-regular files work as OpenSSH allows.
+    static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { return result }
+            result += chunk[0..<n]
         }
     }
 

@@ -23,6 +23,10 @@ struct SessionIO {
         fds.append(pollfd(fd: cancel?.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let extraIndex = fds.count
         fds.append(pollfd(fd: extra ?? -1, events: Int16(POLLIN), revents: 0))
+        // Acknowledge at once: sshd sends bulk output with Nagle on, and while we send nothing back our kernel would
+        // delay its ACKs (up to 40 ms each), stalling the stream. Linux clears QUICKACK by itself, so set it per wait.
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         while true {
             var ms: Int32 = -1
             if let deadline {

@@ -65,10 +65,21 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// A port on 127.0.0.1 where nothing listens (bound a moment ago and released, never listened on).
     public static func closedPort() throws -> Int {
-        let probe = try LoopbackListener(.silent)
-        let port = probe.port
-        probe.close()
-        return port
+        // Bound only (no listen, no accept thread): a thread accepting on a closed descriptor could steal
+        // connections from another test's listener that reuses the descriptor number.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ListenerError("socket: \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        var address = LoopbackListener.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw ListenerError("bind: \(String(cString: strerror(errno)))") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     public func close() {
