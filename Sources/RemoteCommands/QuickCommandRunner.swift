@@ -110,8 +110,8 @@ public struct QuickCommandRunner {
         } catch let error as NetParseError {
             return .failure(error)
         } catch {
-            return .failure(NetParseError(code: .unrecognised, tried: InputFormat.candidates(kind: kind, family: family),
-                                          underlying: "\(error)"))
+            let tried = InputFormat.candidates(kind: kind, family: family)
+            return .failure(NetParseError(code: .unrecognised, tried: tried, underlying: "\(error)"))
         }
     }
 

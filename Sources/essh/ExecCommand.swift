@@ -41,15 +41,13 @@ struct ExecCommand: ParsableCommand {
     }
 
     func run() throws {
-        let log = connection.makeLogger()
-        let target = try connection.resolve(dest)
-        let cancel = Cancellation()
-        let signals = SignalCancellation(cancel)
-        defer { signals.stop() }
+        try connection.withSession(dest) { session, target, cancel, _ in
+            target.recordConnection()
+            try runCommand(session, target: target, cancel: cancel)
+        }
+    }
 
-        let session = try target.connect(dest: dest, cancel: cancel, log: log)
-        target.recordConnection()
-
+    private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation) throws {
         // A command line is what a shell would see: words joined by spaces, as ssh does.
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import NetParsers
 import RemoteCommands
 import SSH
@@ -51,14 +52,12 @@ struct NetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let log = connection.makeLogger()
-        let target = try connection.resolve(dest)
-        let cancel = Cancellation()
-        let signals = SignalCancellation(cancel)
-        defer { signals.stop() }
+        try connection.withSession(dest) { session, target, cancel, log in
+            try show(session, target: target, cancel: cancel, log: log)
+        }
+    }
 
-        let session = try target.connect(dest: dest, cancel: cancel, log: log)
-        defer { session.disconnect() }
+    private func show(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation, log: Logger) throws {
         let runner = QuickCommandRunner(shell: session, timeout: timeout, cancel: cancel)
         let output: QuickCommandOutput
         do {

@@ -23,7 +23,9 @@ extension ResolvedConnection {
             log.debug("libssh2: \(error.detail)")
             throw ExitCode(255)
         }
-        log.debug("connected to \(session.address) (\(session.serverBanner)), host key \(session.hostKey.fingerprint), logged in with \(session.authenticatedWith)")
+        let (address, banner) = (session.address, session.serverBanner)
+        let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
+        log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(method)")
         return session
     }
 
@@ -50,10 +52,18 @@ extension ResolvedConnection {
 }
 
 extension ConnectionOptions {
-    /// A logger on stderr that speaks only with --verbose.
-    func makeLogger() -> Logger {
+    /// Resolves DEST, connects (SIGINT, SIGTERM and SIGHUP cancel the work), runs `body` with the session, then
+    /// disconnects. Failing to connect prints why and throws the exit status (see `ResolvedConnection.connect`).
+    func withSession(_ dest: String,
+                     _ body: (SSHSession, ResolvedConnection, Cancellation, Logger) throws -> Void) throws {
         var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
         log.logLevel = verbose ? .debug : .critical
-        return log
+        let target = try resolve(dest)
+        let cancel = Cancellation()
+        let signals = SignalCancellation(cancel)
+        defer { signals.stop() }
+        let session = try target.connect(dest: dest, cancel: cancel, log: log)
+        defer { session.disconnect() }
+        try body(session, target, cancel, log)
     }
 }

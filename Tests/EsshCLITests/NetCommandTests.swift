@@ -65,7 +65,9 @@ import TestSupport
         #expect(listening.contains { $0.contains("LISTEN") && $0.hasPrefix("tcp") }, "\(r.out)")
         let json = try net(s, ["sockets", "--json"])
         let sockets = try jsonObject(json)["sockets"] as? [[String: Any]] ?? []
-        #expect(sockets.contains { $0["local"] as? String == "127.0.0.1:\(s.port)" && $0["state"] as? String == "LISTEN" })
+        #expect(sockets.contains {
+            $0["local"] as? String == "127.0.0.1:\(s.port)" && $0["state"] as? String == "LISTEN"
+        })
     }
 
     @Test func rawPrintsTheCommandOutputAsItCame() throws {
@@ -76,14 +78,21 @@ import TestSupport
         #expect(parsed?.contains { $0["ifname"] as? String == "lo" } == true, "ip -j addr's own JSON: \(r.out)")
     }
 
+    /// Saves the test sshd as NAME in a fresh database; gives the environment that uses it.
+    private func saveServer(_ s: TestServers, _ dir: TempDir, _ name: String, _ extra: [String] = []) throws
+        -> [String: String] {
+        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        let add = try Binary.runEssh(["servers", "add", name, "--host", "127.0.0.1", "--port", String(s.port),
+                                      "--user", s.user, "--key", s.key("id_ed25519")] + extra, environment: env)
+        #expect(add.status == 0, "\(add.err)")
+        return env
+    }
+
     @Test func aSavedServerHasItsSystemDetectedOnceAndStored() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", "127.0.0.1", "--port", String(s.port),
-                                      "--user", s.user, "--key", s.key("id_ed25519")], environment: env)
-        #expect(add.status == 0, "\(add.err)")
+        let env = try saveServer(s, dir, "box")
         func os() throws -> String? {
             let list = try Binary.runEssh(["servers", "list", "--json"], environment: env)
             let servers = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
@@ -105,11 +114,7 @@ import TestSupport
         let s = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
-        let add = try Binary.runEssh(["servers", "add", "win", "--host", "127.0.0.1", "--port", String(s.port),
-                                      "--user", s.user, "--key", s.key("id_ed25519"), "--os", "windows"],
-                                     environment: env)
-        #expect(add.status == 0, "\(add.err)")
+        let env = try saveServer(s, dir, "win", ["--os", "windows"])
         let r = try Binary.runEssh(["net", "--known-hosts", s.knownHosts, "win", "interfaces"], environment: env)
         #expect(r.status == 1)
         #expect(r.err.contains("No interfaces command worked") && r.err.contains("ipconfig /all (not found)"),
