@@ -69,7 +69,12 @@ struct NetCommand: ParsableCommand {
             output = try runner.run(kind.dataKind, os: os)
         } catch let error as RemoteCommandsError {
             if let ssh = error.ssh { throw ExitCode(ResolvedConnection.exitStatus(for: ssh)) }
-            printError(error.message)
+            var message = error.message
+            if error.kind == .noCommandWorked, let server = target.server, server.os != .auto {
+                message += " The commands were chosen for the stored OS \(server.os.rawValue); if that is wrong, run "
+                    + "essh servers edit \(server.name) --os auto to detect it again."
+            }
+            printError(message)
             log.debug("\(error.detail)")
             throw ExitCode.failure
         }

@@ -119,6 +119,7 @@ import TestSupport
         #expect(r.status == 1)
         #expect(r.err.contains("No interfaces command worked") && r.err.contains("ipconfig /all (not found)"),
                 "\(r.err)")
+        #expect(r.err.contains("essh servers edit win --os auto"), "\(r.err)")
         #expect(r.out.isEmpty)
     }
 
