@@ -8,7 +8,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libssh2-1-dev libncurses-dev libsqlite3-dev
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools
 BENCH_DEPS := hyperfine nmap pssh valgrind time
 HARNESS := Tests/Harness/test-servers.sh
 

@@ -58,8 +58,17 @@ let reachabilityTargets: [Target] = [
     .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
 ]
 
+// RemoteCommands: the OS-aware quick commands (detect the system, run the plan with fallbacks, parse) on an open
+// SSH session. No terminal, no database writes; used by `essh net` and the terminal interface.
+let remoteCommandsTargets: [Target] = [
+    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory"]),
+    .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "TestSupport"]),
+]
+
 // The command-line tool and composition root.
-let esshDependencies: [Target.Dependency] = ["SSH", "NetParsers", "Inventory", "Reachability", argumentParser, logging]
+let esshDependencies: [Target.Dependency] = [
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", argumentParser, logging,
+]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
@@ -76,6 +85,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + reachabilityTargets + esshTargets,
+        + reachabilityTargets + remoteCommandsTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

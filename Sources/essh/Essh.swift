@@ -18,5 +18,6 @@ struct Essh: ParsableCommand {
         ParseCommand.self,
         ServersCommand.self,
         CheckCommand.self,
+        NetCommand.self,
     ]
 }

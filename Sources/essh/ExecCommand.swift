@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import Logging
 import SSH
 
 /// `essh exec DEST [--] COMMAND...`: runs one command on a server, like `ssh DEST COMMAND`.
@@ -42,34 +41,13 @@ struct ExecCommand: ParsableCommand {
     }
 
     func run() throws {
-        var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
-        log.logLevel = connection.verbose ? .debug : .critical
-        let target = try connection.resolve(dest)
-        let (options, prompter) = (target.options, target.prompter)
-        let cancel = Cancellation()
-        let signals = SignalCancellation(cancel)
-        defer { signals.stop() }
-
-        let session: SSHSession
-        do {
-            session = try SSHSession.connect(options, prompter: prompter, cancel: cancel) { stage in
-                log.debug("\(String(describing: stage))")
-            }
-        } catch {
-            if error.kind == .cancelled { throw ExitCode(130) }
-            if error.kind == .nameNotFound && target.server == nil && !dest.contains(".") && !dest.contains("@") {
-                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list).")
-                throw ExitCode(255)
-            }
-            printError(error)
-            log.debug("libssh2: \(error.detail)")
-            throw ExitCode(255)
+        try connection.withSession(dest) { session, target, cancel, _ in
+            target.recordConnection()
+            try runCommand(session, target: target, cancel: cancel)
         }
-        if let server = target.server, let inventory = target.inventory {
-            try? inventory.recordConnection(named: server.name)
-        }
-        log.debug("connected to \(session.address) (\(session.serverBanner)), host key \(session.hostKey.fingerprint), logged in with \(session.authenticatedWith)")
+    }
 
+    private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation) throws {
         // A command line is what a shell would see: words joined by spaces, as ssh does.
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
@@ -90,15 +68,8 @@ struct ExecCommand: ParsableCommand {
             throw ExitCode(exit.exitCode)
         } catch let error as SSHError {
             session.disconnect()
-            switch error.kind {
-            case .cancelled: throw ExitCode(brokenPipe ? 141 : 130)
-            case .commandTimedOut:
-                printError(error)
-                throw ExitCode(124)
-            default:
-                printError(error)
-                throw ExitCode(255)
-            }
+            if error.kind == .cancelled && brokenPipe { throw ExitCode(141) }
+            throw ExitCode(ResolvedConnection.exitStatus(for: error))
         }
     }
 }

@@ -28,8 +28,17 @@ struct ParseCommand: ParsableCommand {
     @Argument(help: "A file holding the command's output (default: standard input).")
     var file: String?
 
+    /// What a command lists (`essh parse` and `essh net` take the same words).
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case interfaces, routes, sockets
+
+        var dataKind: DataKind {
+            switch self {
+            case .interfaces: return .interfaces
+            case .routes: return .routes
+            case .sockets: return .sockets
+            }
+        }
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -39,32 +48,13 @@ struct ParseCommand: ParsableCommand {
     func run() throws {
         let input = try readInput()
         let family = FormatFamily(rawValue: format.rawValue) ?? .auto
-        let output: [UInt8]
-        let warnings: [String]
+        let items: ParsedItems
         do {
-            switch kind {
-            case .interfaces:
-                let result = try NetParser.interfaces(input, format: family)
-                warnings = result.warnings
-                output = json ? NetJSON.encode(interfaces: result.items)
-                    : Array(TableFormatter().render(.interfaces(result.items)).utf8)
-            case .routes:
-                let result = try NetParser.routes(input, format: family)
-                warnings = result.warnings
-                output = json ? NetJSON.encode(routes: result.items)
-                    : Array(TableFormatter().render(.routes(result.items)).utf8)
-            case .sockets:
-                let result = try NetParser.sockets(input, format: family)
-                warnings = result.warnings
-                output = json ? NetJSON.encode(sockets: result.items)
-                    : Array(TableFormatter().render(.sockets(result.items)).utf8)
-            }
+            items = try NetParser.parse(input, kind: kind.dataKind, format: family)
         } catch let error as NetParseError {
             throw fail("\(source): \(error.description)")
         }
-        for warning in warnings.prefix(20) { printError("warning: \(source): \(warning)") }
-        if warnings.count > 20 { printError("warning: \(source): \(warnings.count - 20) more lines skipped") }
-        FileHandle.standardOutput.write(Data(output))
+        NetOutput.write(items, json: json, source: source)
     }
 
     private var source: String { file ?? "standard input" }
@@ -88,11 +78,7 @@ struct ParseCommand: ParsableCommand {
 
     /// Prints `essh: MESSAGE` on standard error and gives the exit status 1 to throw.
     private func fail(_ message: String) -> ExitCode {
-        printError("essh: " + message)
+        printError(message)
         return ExitCode.failure
-    }
-
-    private func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

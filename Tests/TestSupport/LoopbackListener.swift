@@ -19,6 +19,8 @@ public final class LoopbackListener: @unchecked Sendable {
     private var accepted: [Int32] = []
     private let lock = NSLock()
     private var closed = false
+    /// Whether an accept thread owns `fd` (it closes it when it stops).
+    private let hasAcceptThread: Bool
 
     public init(_ behaviour: Behaviour) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -42,6 +44,7 @@ public final class LoopbackListener: @unchecked Sendable {
         }
         let port = Int(UInt16(bigEndian: address.sin_port))
         self.port = port
+        if case .backlogFull = behaviour { hasAcceptThread = false } else { hasAcceptThread = true }
         switch behaviour {
         case .backlogFull:
             for _ in 0..<2 {
@@ -87,15 +90,23 @@ public final class LoopbackListener: @unchecked Sendable {
         defer { lock.unlock() }
         if closed { return }
         closed = true
+        // shutdown wakes a blocked accept. The accept thread closes the descriptor itself: closing it here could
+        // let the number be reused by another test's socket before the thread's next accept, which would then
+        // take (and drop) that test's connections.
         shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
+        if !hasAcceptThread { Glibc.close(fd) }
         for client in fillers + accepted { Glibc.close(client) }
     }
 
     deinit { close() }
 
     private func acceptLoop(write data: [UInt8]?) {
+        defer { Glibc.close(fd) }
         while true {
+            lock.lock()
+            let stop = closed
+            lock.unlock()
+            if stop { return }
             let client = accept(fd, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }

@@ -1,0 +1,22 @@
+import Foundation
+import NetParsers
+
+/// How `essh parse` and `essh net` print what a parser read: a table or the JSON contract on stdout, warnings on
+/// stderr (at most 20, then a count).
+enum NetOutput {
+    static let shownWarnings = 20
+
+    static func write(_ items: ParsedItems, json: Bool, source: String) {
+        let warnings = items.warnings
+        for warning in warnings.prefix(shownWarnings) { writeLine("warning: \(source): \(warning)") }
+        if warnings.count > shownWarnings {
+            writeLine("warning: \(source): \(warnings.count - shownWarnings) more lines skipped")
+        }
+        let bytes = json ? items.json : Array(TableFormatter().render(items.table).utf8)
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
+    private static func writeLine(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Inventory
+import Logging
+import SSH
+
+/// Connecting and the error-to-exit mapping shared by the commands that log in (`exec`, `net`).
+extension ResolvedConnection {
+    /// Connects and logs in, or prints why not and throws the exit status: 255 when connecting or logging in
+    /// failed, 130 when interrupted. `dest` is what the person typed, to say when it named no saved server.
+    func connect(dest: String, cancel: Cancellation, log: Logger) throws -> SSHSession {
+        let session: SSHSession
+        do {
+            session = try SSHSession.connect(options, prompter: prompter, cancel: cancel) { stage in
+                log.debug("\(String(describing: stage))")
+            }
+        } catch {
+            if error.kind == .cancelled { throw ExitCode(130) }
+            if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
+                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list).")
+                throw ExitCode(255)
+            }
+            printError(error)
+            log.debug("libssh2: \(error.detail)")
+            throw ExitCode(255)
+        }
+        let (address, banner) = (session.address, session.serverBanner)
+        let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
+        log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(method)")
+        return session
+    }
+
+    /// Notes the connection (and the detected system, if any) on the saved server; no-op for unsaved hosts.
+    /// A database that cannot be written never fails the command that connected.
+    func recordConnection(os: ServerOS? = nil) {
+        guard let server, let inventory else { return }
+        try? inventory.recordConnection(named: server.name, os: os)
+    }
+
+    /// The exit status for a session error while a command ran (after printing it): 130 when interrupted, 124
+    /// when the command's time ran out, 255 otherwise.
+    static func exitStatus(for error: SSHError) -> Int32 {
+        switch error.kind {
+        case .cancelled: return 130
+        case .commandTimedOut:
+            printError(error)
+            return 124
+        default:
+            printError(error)
+            return 255
+        }
+    }
+}
+
+extension ConnectionOptions {
+    /// Resolves DEST, connects (SIGINT, SIGTERM and SIGHUP cancel the work), runs `body` with the session, then
+    /// disconnects. Failing to connect prints why and throws the exit status (see `ResolvedConnection.connect`).
+    func withSession(_ dest: String,
+                     _ body: (SSHSession, ResolvedConnection, Cancellation, Logger) throws -> Void) throws {
+        var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
+        log.logLevel = verbose ? .debug : .critical
+        let target = try resolve(dest)
+        let cancel = Cancellation()
+        let signals = SignalCancellation(cancel)
+        defer { signals.stop() }
+        let session = try target.connect(dest: dest, cancel: cancel, log: log)
+        defer { session.disconnect() }
+        try body(session, target, cancel, log)
+    }
+}
