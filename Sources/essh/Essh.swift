@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import SSH
 
@@ -19,4 +20,12 @@ struct Essh: ParsableCommand {
         ServersCommand.self,
         CheckCommand.self,
     ]
+
+    @OptionGroup var database: DatabaseOptions
+
+    /// No subcommand: the full-screen interface on this terminal.
+    func run() throws {
+        let status = App.run(databasePath: database.path)
+        if status != 0 { throw ExitCode(status) }
+    }
 }
