@@ -9,18 +9,20 @@ public enum App {
     public static func run(databasePath: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> Int32
     {
-        let inventory: Inventory
-        do {
-            inventory = try Inventory(path: databasePath)
-        } catch {
-            printError(error.message)
-            return 1
-        }
+        // The terminal first: without one nothing is created on disk.
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal()
         } catch {
             printError("\(error)")
+            return 1
+        }
+        let inventory: Inventory
+        do {
+            inventory = try Inventory(path: databasePath)
+        } catch {
+            terminal.shutdown()
+            printError(error.message)
             return 1
         }
         let runtime = AppRuntime(terminal: terminal, inventory: inventory, environment: environment,
