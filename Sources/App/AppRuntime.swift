@@ -51,13 +51,15 @@ final class AppRuntime {
             }
             let interval = Self.tickInterval(state)
             let untilTick = interval.map { max(.zero, $0 - (clock.now - lastTick)) }
-            if let event = try terminal.poll(timeout: pacer.pollTimeout(at: clock.now, idle: untilTick)) {
-                dispatch(.input(event))
+            let event = try terminal.poll(timeout: pacer.pollTimeout(at: clock.now, idle: untilTick))
+            let messages = queue.drain()
+            // The state's clock moves with everything that happens, not only with ticks ("5 min ago").
+            if event != nil || !messages.isEmpty {
+                state.now = Date()
                 pacer.invalidate()
             }
-            let messages = queue.drain()
+            if let event { dispatch(.input(event)) }
             for message in messages { dispatch(message) }
-            if !messages.isEmpty { pacer.invalidate() }
             if let interval, clock.now - lastTick >= interval {
                 lastTick = clock.now
                 dispatch(.tick(Date()))
