@@ -30,6 +30,12 @@ struct TUIInTmuxTests {
         #expect(session.contains { $0 == "héllo" || $0.hasPrefix("héllo ") })
         #expect(session[0].contains("\(servers.user)@127.0.0.1:\(servers.port)"))
         #expect(session[0].contains("linux"))
+        // F2: the interfaces as a parsed table; F5: the raw output.
+        try tmux.press("F2")
+        let table = try tmux.waitFor(text: "DEVICE")
+        #expect(table.contains { $0.hasPrefix("lo ") && $0.contains("127.0.0.1") })
+        try tmux.press("F5")
+        try tmux.waitFor(text: "raw (F5 table)")
         try tmux.press("F10")
         let summary = try tmux.waitFor(text: "Time of connection:")
         #expect(summary.contains { $0.range(of: #"Time of connection: \d+ seconds?"#, options: .regularExpression) != nil })

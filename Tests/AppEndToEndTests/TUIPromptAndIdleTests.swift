@@ -5,9 +5,12 @@ import TestSupport
 /// The real `essh` TUI: a password asked in a masked field, the idle loop, and no terminal at all.
 @Suite("essh TUI: passwords, idle, no terminal")
 struct TUIPromptAndIdleTests {
-    private static func start(_ dir: TempDir, servers: TestServers, auth: [String]) throws -> TmuxSession {
+    private static func start(_ dir: TempDir, servers: TestServers, auth: [String], port: Int? = nil) throws
+        -> TmuxSession
+    {
         let db = dir.file("essh.db")
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", servers.host, "--port", "\(servers.port)",
+        let add = try Binary.runEssh(["servers", "add", "box", "--host", servers.host,
+                                      "--port", "\(port ?? servers.port)",
                                       "--user", servers.user] + auth, environment: ["ESSH_DB": db])
         #expect(add.status == 0, "\(add.err)")
         let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
@@ -34,6 +37,24 @@ struct TUIPromptAndIdleTests {
         try tmux.waitFor(text: "[exit 0")
         #expect(try tmux.screen().contains(servers.user))
         try tmux.press("F10")
+        try tmux.waitFor(text: "Time of connection:")
+        try tmux.press("q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func keyboardInteractivePromptsAreAnsweredInTheDialog() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try Self.start(dir, servers: servers, auth: ["--auth", "password"], port: servers.kbdPort)
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "box")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Enter: send")
+        try tmux.type(servers.password)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Type a command")
+        try tmux.press("C-d")
         try tmux.waitFor(text: "Time of connection:")
         try tmux.press("q")
         try tmux.waitFor(text: "ESSH-EXITED-0")
