@@ -227,7 +227,9 @@ final class EffectRunner: @unchecked Sendable {
         }
     }
 
-    private func runCommand(id: Int, command: String) {
+    /// Runs `body` with the open session on the SSH queue under a fresh cancellation (Esc); a failure becomes
+    /// `commandFailed`, saying whether the connection is gone.
+    private func onSession(id: Int, _ body: @escaping @Sendable (SSHSession, Cancellation) throws(SSHError) -> Void) {
         let cancel = Cancellation()
         withLock { commandCancel = cancel }
         ssh.async { [self] in
@@ -236,10 +238,7 @@ final class EffectRunner: @unchecked Sendable {
                 return
             }
             do throws(SSHError) {
-                let exit = try session.run(command, cancel: cancel) { [self] _, bytes in
-                    post(.output(id: id, bytes: Array(bytes)))
-                }
-                post(.commandFinished(id: id, status: exit.status, signal: exit.signal, at: Date()))
+                try body(session, cancel)
             } catch {
                 let lost = error.kind == .disconnected || !session.isConnected
                 post(.commandFailed(id: id, message: error.kind == .cancelled ? "stopped (Esc)" : error.message,
@@ -248,36 +247,33 @@ final class EffectRunner: @unchecked Sendable {
         }
     }
 
+    private func runCommand(id: Int, command: String) {
+        onSession(id: id) { [self] session, cancel throws(SSHError) in
+            let exit = try session.run(command, cancel: cancel) { [self] _, bytes in
+                post(.output(id: id, bytes: Array(bytes)))
+            }
+            post(.commandFinished(id: id, status: exit.status, signal: exit.signal, at: Date()))
+        }
+    }
+
+    /// Runs the quick command's plan in order until one exists on the server, then parses its output.
     private func runQuick(id: Int, kind: DataKind, os: RemoteOS?) {
-        let cancel = Cancellation()
-        withLock { commandCancel = cancel }
-        ssh.async { [self] in
-            guard let session else {
-                post(.commandFailed(id: id, message: "not connected", connectionLost: true, at: Date()))
+        onSession(id: id) { [self] session, cancel throws(SSHError) in
+            let system = os ?? detectOS(session, cancel: cancel) ?? .linux
+            var tried: [String] = []
+            for command in QuickCommand.plan(for: system, kind: kind) {
+                tried.append(command.commandLine)
+                let result = try session.capture(command.commandLine, timeout: 30, cancel: cancel)
+                let stderr = String(decoding: result.stderr, as: UTF8.self)
+                if QuickCommand.isMissingCommand(exitStatus: result.exit.exitCode, stderr: stderr) { continue }
+                post(.output(id: id, bytes: result.stdout + result.stderr))
+                post(.quickFinished(id: id, result: Self.parse(result.stdout, kind: kind, command: command),
+                                    at: Date()))
                 return
             }
-            let system = os ?? detectOS(session, cancel: cancel) ?? .linux
-            let plan = QuickCommand.plan(for: system, kind: kind)
-            var tried: [String] = []
-            do throws(SSHError) {
-                for command in plan {
-                    tried.append(command.commandLine)
-                    let result = try session.capture(command.commandLine, timeout: 30, cancel: cancel)
-                    let stderr = String(decoding: result.stderr, as: UTF8.self)
-                    if QuickCommand.isMissingCommand(exitStatus: result.exit.exitCode, stderr: stderr) { continue }
-                    post(.output(id: id, bytes: result.stdout + result.stderr))
-                    post(.quickFinished(id: id, result: Self.parse(result.stdout, kind: kind, command: command),
-                                        at: Date()))
-                    return
-                }
-                post(.quickFinished(id: id, result: QuickResult(
-                    kind: kind, commandLine: tried.last ?? kind.rawValue, table: nil,
-                    error: "none of these commands is installed: " + tried.joined(separator: ", ")), at: Date()))
-            } catch {
-                let lost = error.kind == .disconnected || !session.isConnected
-                post(.commandFailed(id: id, message: error.kind == .cancelled ? "stopped (Esc)" : error.message,
-                                    connectionLost: lost, at: Date()))
-            }
+            post(.quickFinished(id: id, result: QuickResult(
+                kind: kind, commandLine: tried.last ?? kind.rawValue, table: nil,
+                error: "none of these commands is installed: " + tried.joined(separator: ", ")), at: Date()))
         }
     }
 
