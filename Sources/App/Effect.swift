@@ -23,4 +23,6 @@ enum Effect: Sendable, Equatable {
     case cancelCommand
     case appendHistory(server: String, command: String, status: Int?)
     case disconnect
+    /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
+    case keepalive
 }

@@ -69,6 +69,13 @@ final class EffectRunner: @unchecked Sendable {
         case .cancelCommand: withLock { commandCancel?.cancel() }
         case .appendHistory(let server, let command, let status):
             store.async { [self] in try? inventory.appendHistory(serverNamed: server, command: command, exitStatus: status) }
+        case .keepalive:
+            ssh.async { [self] in
+                guard let session else { return }
+                do throws(SSHError) { try session.keepalive() } catch {
+                    post(.connectionLost(error.message, at: Date()))
+                }
+            }
         case .disconnect:
             withLock {
                 connectCancel?.cancel()

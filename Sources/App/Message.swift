@@ -26,4 +26,6 @@ enum Message: Sendable {
     case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
     case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)
     case quickFinished(id: Int, result: QuickResult, at: Date)
+    /// The idle session's connection broke.
+    case connectionLost(String, at: Date)
 }

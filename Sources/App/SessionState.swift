@@ -4,10 +4,14 @@ import TUIKit
 
 /// An open session: its output, the command line, history, and the command running now.
 struct SessionState: Sendable {
+    static let keepaliveInterval: TimeInterval = 15
+
     var target: ConnectTarget
     var title: String
     var os: String
     var connectedAt: Date
+    /// When the last keepalive was sent (every `keepaliveInterval` seconds while idle).
+    var lastKeepalive: Date
     var scrollback: ScrollbackBuffer
     var view = TextViewState()
     var sanitizer = TextSanitizer()
@@ -35,6 +39,7 @@ struct SessionState: Sendable {
         self.title = title
         self.os = os
         self.connectedAt = connectedAt
+        lastKeepalive = connectedAt
         scrollback = ScrollbackBuffer(maxLines: scrollbackLines)
         showParsed = parse
     }

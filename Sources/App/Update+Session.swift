@@ -72,6 +72,10 @@ extension Update {
             guard lost else { return [] }
             state.now = max(state.now, at)
             return endSession(&state, reason: text)
+        case .connectionLost(let reason, let at):
+            guard state.session != nil else { return [] }
+            state.now = max(state.now, at)
+            return endSession(&state, reason: reason)
         case .quickFinished(let id, let result, let at):
             guard var session = state.session, let running = session.running, running.id == id else { return [] }
             finishCommand(&session, result: "\(result.commandLine) · " + duration(at.timeIntervalSince(running.startedAt))

@@ -14,6 +14,12 @@ enum Update {
         case .tick(let now):
             state.now = now
             state.tick += 1
+            if var session = state.session, session.running == nil,
+               now.timeIntervalSince(session.lastKeepalive) >= SessionState.keepaliveInterval {
+                session.lastKeepalive = now
+                state.session = session
+                return [.keepalive]
+            }
             return periodicCheck(&state)
         case .loaded(let servers, let checks, let settings):
             return loaded(&state, servers: servers, checks: checks, settings: settings)

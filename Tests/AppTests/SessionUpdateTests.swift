@@ -152,3 +152,22 @@ struct SessionUpdateTests {
         #expect(Fixtures.screen(state)[1].hasPrefix("6"))
     }
 }
+
+@Suite("Sessions: keepalive")
+struct KeepaliveUpdateTests {
+    @Test func anIdleSessionSendsKeepalivesAndEndsWhenTheConnectionIsLost() {
+        var state = Fixtures.inSession()
+        // The fixture's tick at 83 s sent one already.
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(90))).isEmpty)
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(98))) == [.keepalive])
+        Fixtures.type(&state, "sleep 60")
+        Fixtures.keys(&state, .enter)
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(120))).isEmpty,
+                "a running command keeps the connection busy by itself")
+        let effects = Update.update(&state, .connectionLost("The connection to web1 broke.",
+                                                            at: Fixtures.now.addingTimeInterval(100)))
+        #expect(effects == [.disconnect])
+        #expect(state.screen == .summary)
+        #expect(state.summary?.reason == "The connection to web1 broke.")
+    }
+}
