@@ -11,7 +11,8 @@ enum AppView {
         case .form: if let form = state.form { cursor = FormView.render(form, unicode: state.unicode, into: &buffer) }
         case .connecting: ConnectingView.render(state, into: &buffer)
         case .session: cursor = SessionView.render(state, into: &buffer)
-        case .summary: if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
+        case .summary:
+            if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
         }
         let border = Border.preferred(unicode: state.unicode)
         if let dialog = state.dialog {

@@ -68,7 +68,9 @@ final class EffectRunner: @unchecked Sendable {
         case .runQuick(let id, let kind, let os): runQuick(id: id, kind: kind, os: os)
         case .cancelCommand: withLock { commandCancel?.cancel() }
         case .appendHistory(let server, let command, let status):
-            store.async { [self] in try? inventory.appendHistory(serverNamed: server, command: command, exitStatus: status) }
+            store.async { [self] in
+                try? inventory.appendHistory(serverNamed: server, command: command, exitStatus: status)
+            }
         case .keepalive:
             ssh.async { [self] in
                 guard let session else { return }

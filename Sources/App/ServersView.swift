@@ -30,10 +30,12 @@ enum ServersView {
             ]
         }
         let wide = buffer.size.width >= 100
+        // The name column is as wide as the longest name (within limits); the address takes most of the rest.
+        let nameWidth = min(max(visible.map { DisplayWidth.of($0.name) }.max() ?? 4, 4), wide ? 32 : 16)
         let columns: [TableView.Column] = narrow
             ? [.init("", width: .fixed(1)), .init("Name", width: .fill(1)), .init("Status", width: .fixed(11)),
                .init("Address", width: .fill(1))]
-            : [.init("", width: .fixed(1)), .init("Name", width: .fill(2)), .init("Status", width: .fixed(12)),
+            : [.init("", width: .fixed(1)), .init("Name", width: .fixed(nameWidth)), .init("Status", width: .fixed(12)),
                .init("OS", width: .fixed(wide ? 8 : 7)), .init("Address", width: .fill(3)),
                .init("Tags", width: .fill(wide ? 2 : 1)), .init("Connected", width: .fixed(wide ? 16 : 10))]
         let table = TableView(columns: columns, rows: rows)

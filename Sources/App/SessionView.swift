@@ -32,7 +32,9 @@ enum SessionView {
             status.append(Span(" " + result))
         }
         var right: [Span] = []
-        if session.quick?.table != nil { right.append(Span(session.showParsed ? "table (F5 raw) " : "raw (F5 table) ")) }
+        if session.quick?.table != nil {
+            right.append(Span(session.showParsed ? "table (F5 raw) " : "raw (F5 table) "))
+        }
         else if !session.view.follow { right.append(Span("scrolled (End: newest) ")) }
         StatusBar(left: status, right: right, style: Style(attributes: .dim)).render(in: areas.status, buffer: &buffer)
 

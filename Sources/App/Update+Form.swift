@@ -97,7 +97,9 @@ extension Update {
         if user.contains(" ") { form.setError("user", "A user name has no spaces.") }
         let auth = AuthMethod(rawValue: authText.isEmpty ? "agent" : authText)
         if auth == nil { form.setError("auth", "Type key, agent or password.") }
-        if auth == .key && keyPath.isEmpty { form.setError("key", "auth key needs a key file, e.g. ~/.ssh/id_ed25519.") }
+        if auth == .key && keyPath.isEmpty {
+            form.setError("key", "auth key needs a key file, e.g. ~/.ssh/id_ed25519.")
+        }
         let os = ServerOS(rawValue: osText.isEmpty ? "auto" : osText)
         if os == nil { form.setError("os", "Type auto, linux, macos, bsd or windows.") }
 

@@ -78,8 +78,9 @@ extension Update {
             return endSession(&state, reason: reason)
         case .quickFinished(let id, let result, let at):
             guard var session = state.session, let running = session.running, running.id == id else { return [] }
-            finishCommand(&session, result: "\(result.commandLine) · " + duration(at.timeIntervalSince(running.startedAt))
-                          + (result.error.map { " · \($0)" } ?? ""))
+            let took = duration(at.timeIntervalSince(running.startedAt))
+            let note = result.error.map { " · \($0)" } ?? ""
+            finishCommand(&session, result: "\(result.commandLine) · \(took)" + note)
             session.quick = result
             session.table = ListState()
             state.session = session
@@ -114,7 +115,8 @@ extension Update {
             state.prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong password, try again" : "Password",
                                        labels: ["Password for \(user)@\(host):"], echo: [false])
         case .passphrase(let file, let attempt):
-            state.prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong passphrase, try again" : "Passphrase",
+            state.prompt = PromptState(id: request.id,
+                                       title: attempt > 1 ? "Wrong passphrase, try again" : "Passphrase",
                                        labels: ["Passphrase for \(file):"], echo: [false])
         case .keyboard(let instruction, let prompts, let echo):
             state.prompt = PromptState(id: request.id, title: instruction.isEmpty ? "The server asks" : instruction,
@@ -220,7 +222,11 @@ extension Update {
         if session.quick?.table != nil && session.showParsed {
             let count = session.quick?.table?.rows.count ?? 0
             for _ in 0..<abs(lines) {
-                if lines < 0 { session.table.selectPrevious(count: count) } else { session.table.selectNext(count: count) }
+                if lines < 0 {
+                    session.table.selectPrevious(count: count)
+                } else {
+                    session.table.selectNext(count: count)
+                }
             }
         } else {
             session.view.scroll(by: lines, in: session.scrollback, height: rows)

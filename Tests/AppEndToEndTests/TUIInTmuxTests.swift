@@ -38,7 +38,8 @@ struct TUIInTmuxTests {
         try tmux.waitFor(text: "raw (F5 table)")
         try tmux.press("F10")
         let summary = try tmux.waitFor(text: "Time of connection:")
-        #expect(summary.contains { $0.range(of: #"Time of connection: \d+ seconds?"#, options: .regularExpression) != nil })
+        let pattern = #"Time of connection: \d+ seconds?"#
+        #expect(summary.contains { $0.range(of: pattern, options: .regularExpression) != nil })
         try tmux.press("Enter")
         try tmux.waitFor(text: "just now")
         // The detected OS was saved, and the command went into the server's history (Up recalls it).

@@ -132,8 +132,9 @@ struct SessionUpdateTests {
         var state = Fixtures.inSession()
         Fixtures.type(&state, "reboot")
         Fixtures.keys(&state, .enter)
-        let effects = Update.update(&state, .commandFailed(id: 1, message: "The connection to web1 broke.",
-                                                           connectionLost: true, at: Fixtures.now.addingTimeInterval(95)))
+        let lost = Message.commandFailed(id: 1, message: "The connection to web1 broke.", connectionLost: true,
+                                         at: Fixtures.now.addingTimeInterval(95))
+        let effects = Update.update(&state, lost)
         #expect(effects == [.disconnect])
         #expect(state.summary?.reason == "The connection to web1 broke.")
         #expect(state.summary?.seconds == 95)
