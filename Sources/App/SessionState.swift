@@ -14,7 +14,8 @@ struct SessionState: Sendable {
     var lastKeepalive: Date
     var scrollback: ScrollbackBuffer
     var view = TextViewState()
-    var sanitizer = TextSanitizer()
+    /// Colours are dropped (the output view is plain text); every other control sequence is shown, not obeyed.
+    var sanitizer = TextSanitizer(policy: .dropStyling)
     var input = TextField()
     /// Commands typed before, oldest first.
     var history: [String] = []

@@ -197,7 +197,7 @@ extension Update {
                              now: Date) -> Int {
         let id = session.nextCommandId
         session.nextCommandId += 1
-        session.sanitizer = TextSanitizer()
+        session.sanitizer = TextSanitizer(policy: .dropStyling)
         session.scrollback.appendLine(line)
         session.atLineStart = true
         session.running = RunningCommand(id: id, command: command, startedAt: now, quick: quick)

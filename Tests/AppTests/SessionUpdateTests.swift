@@ -60,14 +60,15 @@ struct SessionUpdateTests {
         #expect(Fixtures.keys(&state, .enter) == [.run(id: 1, command: "echo héllo")])
         #expect(state.session?.input.text == "")
         _ = Update.update(&state, .output(id: 1, bytes: Array("h\u{1B}[31mé".utf8)))
-        _ = Update.update(&state, .output(id: 1, bytes: Array("llo\n".utf8)))
+        _ = Update.update(&state, .output(id: 1, bytes: Array("llo\n\u{1B}]52;c;aGk=\u{07}\n".utf8)))
         #expect(Fixtures.keys(&state, .enter).isEmpty, "an empty line runs nothing")
         let effects = Update.update(&state, .commandFinished(id: 1, status: 0, signal: nil,
                                                              at: Fixtures.now.addingTimeInterval(83.25)))
         #expect(effects == [.appendHistory(server: "web1", command: "echo héllo", status: 0)])
         let session = try! #require(state.session)
         let lines = (session.scrollback.firstLine..<session.scrollback.endLine).compactMap { session.scrollback[$0] }
-        #expect(lines.suffix(3) == ["$ echo héllo", "h␛[31méllo", "[exit 0 · 0.25 s]"])
+        // Colours are dropped; a clipboard-setting sequence is shown, never passed to the terminal.
+        #expect(lines.suffix(4) == ["$ echo héllo", "héllo", "␛]52;c;aGk=␇", "[exit 0 · 0.25 s]"])
         #expect(session.commandsRun == 1)
     }
 
