@@ -15,6 +15,7 @@ final class EffectRunner: @unchecked Sendable {
     private let ssh = DispatchQueue(label: "essh.app.ssh")
     private let checks = DispatchQueue(label: "essh.app.check")
     private let broker: PromptBroker
+    private let log: AppLog
     private let lock = NSLock()
     /// Only touched on the `ssh` queue.
     private var session: SSHSession?
@@ -27,9 +28,17 @@ final class EffectRunner: @unchecked Sendable {
         self.environment = environment
         self.localUser = localUser
         broker = PromptBroker(post: { [queue] in queue.post($0) })
+        log = AppLog(environment: environment)
     }
 
-    private func post(_ message: Message) { queue.post(message) }
+    private func post(_ message: Message) {
+        switch message {
+        case .storeFailed(let text), .serverSaveFailed(let text): log.write("database: \(text)")
+        case .connectionLost(let text, _): log.write("connection lost: \(text)")
+        default: break
+        }
+        queue.post(message)
+    }
 
     func run(_ effect: Effect) {
         switch effect {
@@ -211,8 +220,13 @@ final class EffectRunner: @unchecked Sendable {
                     os = detectOS(opened, cancel: cancel)
                 }
                 session = opened
+                log.write("connected to \(options.user)@\(options.host):\(options.port) (\(opened.address)), "
+                          + "\(opened.serverBanner), host key \(opened.hostKey.fingerprint), "
+                          + opened.authenticatedWith)
                 post(.connected(os: os, at: Date()))
             } catch {
+                log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
+                          + "\(error.message) [\(error.detail)]")
                 post(.connectFailed(error.kind == .cancelled ? "Cancelled." : error.message))
             }
         }
@@ -250,6 +264,9 @@ final class EffectRunner: @unchecked Sendable {
                 try body(session, cancel)
             } catch {
                 let lost = error.kind == .disconnected || !session.isConnected
+                if error.kind != .cancelled {
+                    log.write("command failed: \(error.kind.rawValue): \(error.message) [\(error.detail)]")
+                }
                 post(.commandFailed(id: id, message: error.kind == .cancelled ? "stopped (Esc)" : error.message,
                                     connectionLost: lost, at: Date()))
             }

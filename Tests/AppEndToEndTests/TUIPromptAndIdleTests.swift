@@ -13,8 +13,8 @@ struct TUIPromptAndIdleTests {
                                       "--port", "\(port ?? servers.port)",
                                       "--user", servers.user] + auth, environment: ["ESSH_DB": db])
         #expect(add.status == 0, "\(add.err)")
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
-            + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
+        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) XDG_STATE_HOME=\(dir.path)/state "
+            + "LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
         return try TmuxSession(command: command, width: 100, height: 30)
     }
 
@@ -76,6 +76,12 @@ struct TUIPromptAndIdleTests {
         try tmux.waitFor(text: "eSSH — Servers")
         try tmux.press("q")
         try tmux.waitFor(text: "ESSH-EXITED-0")
+        // The detail goes to the log file, in a private directory, never to the screen.
+        let logDir = dir.path + "/state/essh"
+        let mode = try FileManager.default.attributesOfItem(atPath: logDir)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        let log = try String(contentsOfFile: logDir + "/essh.log", encoding: .utf8)
+        #expect(log.contains("connect \(servers.user)@\(servers.host):\(servers.port) failed"))
     }
 
     @Test func theIdleServersScreenSleepsInsteadOfSpinning() throws {
