@@ -78,7 +78,7 @@ final class EffectRunner: @unchecked Sendable {
         case .cancelCommand: withLock { commandCancel?.cancel() }
         case .appendHistory(let server, let command, let status):
             store.async { [self] in
-                try? inventory.appendHistory(serverNamed: server, command: command, exitStatus: status)
+                _ = try? inventory.appendHistory(serverNamed: server, command: command, exitStatus: status)
             }
         case .keepalive:
             ssh.async { [self] in
