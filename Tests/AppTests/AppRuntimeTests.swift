@@ -41,37 +41,39 @@ struct AppRuntimeTests {
         func shutdown() {}
     }
 
-    @Test func startupLoadsChecksAndRecordsThenQQuits() throws {
+    /// Runs the loop over an inventory holding one server on a closed loopback port, with HOME and the log
+    /// in `dir`.
+    private func run(_ script: [(waitFor: String, key: Key)], dir: TempDir) throws
+        -> (ScriptedTerminal, Inventory, AppRuntime)
+    {
         let inventory = try Inventory()
         try inventory.addServer(ServerDraft(name: "closed", host: "127.0.0.1", port: 1, user: "nobody"))
-        let terminal = ScriptedTerminal([(waitFor: "Checked 1 server", key: .character("q"))])
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let terminal = ScriptedTerminal(script)
         let runtime = AppRuntime(terminal: terminal, inventory: inventory,
                                  environment: ["HOME": dir.path, "XDG_STATE_HOME": dir.file("state")],
                                  localUser: "me", unicode: true)
         try runtime.run()
         #expect(!terminal.timedOut, "last screen: \(terminal.frames.last ?? [])")
+        return (terminal, inventory, runtime)
+    }
+
+    @Test func startupLoadsChecksAndRecordsThenQQuits() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (terminal, inventory, runtime) = try run([(waitFor: "Checked 1 server", key: .character("q"))], dir: dir)
         #expect(terminal.frames.last?.contains { $0.contains("closed") && $0.contains("refused") } == true)
         #expect(try inventory.lastCheckResults().values.first?.status == "refused")
         #expect(runtime.state.shouldQuit)
     }
 
     @Test func aConnectionFailureComesBackAsADialog() throws {
-        let inventory = try Inventory()
-        try inventory.addServer(ServerDraft(name: "closed", host: "127.0.0.1", port: 1, user: "nobody"))
-        let terminal = ScriptedTerminal([
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (terminal, _, _) = try run([
             (waitFor: "Checked 1 server", key: .enter),
             (waitFor: "Could not connect", key: .enter),
             (waitFor: "eSSH — Servers", key: .character("q")),
-        ])
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let runtime = AppRuntime(terminal: terminal, inventory: inventory,
-                                 environment: ["HOME": dir.path, "XDG_STATE_HOME": dir.file("state")],
-                                 localUser: "me", unicode: true)
-        try runtime.run()
-        #expect(!terminal.timedOut, "last screen: \(terminal.frames.last ?? [])")
+        ], dir: dir)
         #expect(terminal.frames.contains { $0.contains { $0.contains("refused the connection") } })
         let log = try String(contentsOfFile: dir.file("state/essh/essh.log"), encoding: .utf8)
         #expect(log.contains("connect nobody@127.0.0.1:1 failed: refused"))
