@@ -65,9 +65,17 @@ let remoteCommandsTargets: [Target] = [
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "TestSupport"]),
 ]
 
+// App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
+// of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
+let appTargets: [Target] = [
+    .target(name: "App", dependencies: ["TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
+]
+
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", argumentParser, logging,
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", argumentParser, logging,
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
@@ -85,6 +93,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + reachabilityTargets + remoteCommandsTargets + esshTargets,
+        + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

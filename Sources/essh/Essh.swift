@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import SSH
 
@@ -20,4 +21,12 @@ struct Essh: ParsableCommand {
         CheckCommand.self,
         NetCommand.self,
     ]
+
+    @OptionGroup var database: DatabaseOptions
+
+    /// No subcommand: the full-screen interface on this terminal.
+    func run() throws {
+        let status = App.run(databasePath: database.path)
+        if status != 0 { throw ExitCode(status) }
+    }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A plain-text log for what the screen cannot show in full (libssh2's detail behind a failed connection, a
+/// database error): `$XDG_STATE_HOME/essh/essh.log` (else `~/.local/state/essh/essh.log`), in a 0700 directory,
+/// the file 0600. Never the terminal, never a secret. Writing is best effort: a log that cannot be written is
+/// not a reason to stop the interface.
+final class AppLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private let path: String?
+    private var handle: FileHandle?
+
+    init(environment: [String: String]) {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
+        path = state + "/essh/essh.log"
+    }
+
+    /// The log file's path.
+    var filePath: String? { path }
+
+    func write(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle = openIfNeeded() else { return }
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let text = line.replacingOccurrences(of: "\n", with: " ")
+        handle.write(Data("\(stamp) \(text)\n".utf8))
+    }
+
+    private func openIfNeeded() -> FileHandle? {
+        if let handle { return handle }
+        guard let path else { return nil }
+        let dir = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            return nil
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return handle
+    }
+}

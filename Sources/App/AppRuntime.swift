@@ -1,0 +1,72 @@
+import Foundation
+import Inventory
+import TUIKit
+
+/// The UI loop: draws the state (at most once per frame), waits in `poll` for a key, a resize, a message from a
+/// worker or the next tick, feeds each to `Update.update`, and hands the effects to the `EffectRunner`.
+/// It never blocks on the network or the disk and sleeps while nothing happens.
+final class AppRuntime {
+    private let terminal: any Terminal
+    private let queue: MessageQueue
+    private let runner: EffectRunner
+    private(set) var state: AppState
+
+    init(terminal: any Terminal, inventory: Inventory, environment: [String: String], localUser: String,
+         unicode: Bool) {
+        self.terminal = terminal
+        queue = MessageQueue(waker: terminal.waker)
+        runner = EffectRunner(inventory: inventory, queue: queue, environment: environment, localUser: localUser)
+        state = AppState(size: terminal.size, now: Date(), localUser: localUser)
+        state.unicode = unicode
+    }
+
+    /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
+    static func tickInterval(_ state: AppState) -> Duration? {
+        if state.screen == .connecting || state.checking != nil || state.session?.running != nil {
+            return .milliseconds(100)
+        }
+        if state.screen == .session || (state.screen == .servers && state.settings.checkInterval > 0) {
+            return .seconds(1)
+        }
+        return nil
+    }
+
+    private func dispatch(_ message: Message) {
+        for effect in Update.update(&state, message) { runner.run(effect) }
+    }
+
+    /// Runs until the person quits; the caller shuts the terminal down.
+    func run() throws {
+        runner.run(.load)
+        let clock = ContinuousClock()
+        var pacer = FramePacer()
+        var lastTick = clock.now
+        defer { runner.finish() }
+        while !state.shouldQuit {
+            if pacer.shouldDraw(at: clock.now) {
+                var buffer = Buffer(size: terminal.size)
+                let cursor = AppView.render(state, into: &buffer)
+                try terminal.draw(buffer, cursor: cursor)
+                pacer.didDraw(at: clock.now)
+            }
+            let interval = Self.tickInterval(state)
+            let untilTick = interval.map { max(.zero, $0 - (clock.now - lastTick)) }
+            let event = try terminal.poll(timeout: pacer.pollTimeout(at: clock.now, idle: untilTick))
+            let messages = queue.drain()
+            // The state's clock moves with everything that happens, not only with ticks ("5 min ago").
+            if event != nil || !messages.isEmpty {
+                state.now = Date()
+                pacer.invalidate()
+            }
+            if let event { dispatch(.input(event)) }
+            for message in messages { dispatch(message) }
+            if let interval, clock.now - lastTick >= interval {
+                lastTick = clock.now
+                dispatch(.tick(Date()))
+                pacer.invalidate()
+            } else if interval == nil {
+                lastTick = clock.now
+            }
+        }
+    }
+}

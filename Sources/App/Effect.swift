@@ -1,0 +1,28 @@
+import Inventory
+import NetParsers
+import Reachability
+
+/// Work the runtime does off the UI thread; its results come back as `Message`s. `Update.update` only returns
+/// these, so the state machine is tested without a network, a database or a terminal.
+enum Effect: Sendable, Equatable {
+    /// Reads servers, last check results and settings.
+    case load
+    /// Checks servers (by row id) with this timeout in seconds.
+    case check([Int64: CheckTarget], timeout: Double)
+    case saveServer(ServerDraft, replacing: String?)
+    case deleteServer(String)
+    case saveSettings([String: String])
+    /// Connects; `knownHosts` is the file to verify against ("" for the default).
+    case connect(ConnectTarget, knownHosts: String)
+    case cancelConnect
+    case answer(id: Int, PromptAnswer)
+    case recordConnection(name: String, os: ServerOS?)
+    case loadHistory(String)
+    case run(id: Int, command: String)
+    case runQuick(id: Int, kind: DataKind, os: RemoteOS?)
+    case cancelCommand
+    case appendHistory(server: String, command: String, status: Int?)
+    case disconnect
+    /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
+    case keepalive
+}

@@ -1,0 +1,66 @@
+import Inventory
+import TUIKit
+
+/// What a form is for; decides its fields and what Enter saves.
+enum FormPurpose: Sendable, Equatable {
+    case addServer
+    /// Editing the saved server with this name.
+    case editServer(String)
+    case quickConnect
+    case settings
+}
+
+/// A form: fields, which one has focus, and a message for the whole form (a save that failed).
+struct FormState: Sendable, Equatable {
+    var purpose: FormPurpose
+    var fields: [FormField]
+    var focus = 0
+    var error: String?
+
+    var title: String {
+        switch purpose {
+        case .addServer: return "Add server"
+        case .editServer(let name): return "Edit server \(name)"
+        case .quickConnect: return "Quick connect"
+        case .settings: return "Settings"
+        }
+    }
+
+    func text(_ key: String) -> String {
+        fields.first { $0.key == key }?.input.text ?? ""
+    }
+
+    mutating func setError(_ key: String, _ message: String?) {
+        if let i = fields.firstIndex(where: { $0.key == key }) { fields[i].error = message }
+    }
+
+    /// The server form, filled from `server` when editing.
+    static func server(_ server: Server?) -> FormState {
+        let fields = [
+            FormField(key: "name", label: "Name", text: server?.name ?? "", hint: "unique, e.g. web1"),
+            FormField(key: "host", label: "Host", text: server?.host ?? "", hint: "name or address"),
+            FormField(key: "port", label: "Port", text: String(server?.port ?? 22), hint: "1 to 65535"),
+            FormField(key: "user", label: "User", text: server?.user ?? "", hint: "empty: your local user"),
+            FormField(key: "auth", label: "Auth", text: server?.auth.rawValue ?? "agent",
+                      hint: "key, agent or password"),
+            FormField(key: "key", label: "Key file", text: server?.keyPath ?? "",
+                      hint: "for auth key, e.g. ~/.ssh/id_ed25519"),
+            FormField(key: "os", label: "OS", text: server?.os.rawValue ?? "auto",
+                      hint: "auto, linux, macos, bsd or windows"),
+            FormField(key: "tags", label: "Tags", text: server?.tags.joined(separator: " ") ?? "",
+                      hint: "words separated by spaces"),
+            FormField(key: "note", label: "Note", text: server?.note ?? ""),
+        ]
+        return FormState(purpose: server.map { .editServer($0.name) } ?? .addServer, fields: fields)
+    }
+
+    static let quickConnect = FormState(purpose: .quickConnect, fields: [
+        FormField(key: "dest", label: "Server", hint: "[user@]host[:port]"),
+    ])
+
+    static func settings(_ settings: AppSettings) -> FormState {
+        FormState(purpose: .settings, fields: AppSettings.fields.map {
+            FormField(key: $0.key, label: $0.label, text: settings.text(for: $0.key), hint: $0.hint)
+        })
+    }
+}

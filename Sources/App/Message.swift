@@ -1,0 +1,31 @@
+import Foundation
+import Inventory
+import NetParsers
+import TUIKit
+
+/// Everything that can happen to the interface: input, time, and results of effects (posted from worker
+/// threads through the runtime's queue).
+enum Message: Sendable {
+    case input(InputEvent)
+    /// Time passed (the spinner and the connected-time clock).
+    case tick(Date)
+    case loaded(servers: [Server], checks: [Int64: CheckResult], settings: [String: String])
+    case storeFailed(String)
+    case checkResult(serverId: Int64, status: String, latencyMs: Double?, at: Date)
+    case checkFinished(error: String?, at: Date)
+    case serverSaved(String)
+    case serverSaveFailed(String)
+    case serverDeleted(String)
+    case settingsSaved
+    case connectStage(String)
+    case connected(os: RemoteOS?, at: Date)
+    case connectFailed(String)
+    case prompt(PromptRequest)
+    case history([String])
+    case output(id: Int, bytes: [UInt8])
+    case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
+    case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)
+    case quickFinished(id: Int, result: QuickResult, at: Date)
+    /// The idle session's connection broke.
+    case connectionLost(String, at: Date)
+}

@@ -1,0 +1,8 @@
+/// The screens of the terminal interface.
+enum Screen: Sendable, Equatable {
+    case servers
+    case form
+    case connecting
+    case session
+    case summary
+}

@@ -1,0 +1,21 @@
+import TUIKit
+
+/// Where each part of a screen goes; shared by the views and by `Update` (which needs page sizes).
+enum ScreenLayout {
+    /// Title bar, table (header row included), status line, key bar.
+    static func servers(_ size: Size) -> (title: Rect, table: Rect, status: Rect, keys: Rect) {
+        let rows = Layout.split(Rect(size), .vertical, [.fixed(1), .fill(1), .fixed(1), .fixed(1)])
+        return (rows[0], rows[1], rows[2], rows[3])
+    }
+
+    /// Rows of servers visible at once.
+    static func serverRows(_ size: Size) -> Int { max(1, servers(size).table.height - 1) }
+
+    /// Header, output, result line, command line, key bar.
+    static func session(_ size: Size) -> (header: Rect, output: Rect, status: Rect, input: Rect, keys: Rect) {
+        let rows = Layout.split(Rect(size), .vertical, [.fixed(1), .fill(1), .fixed(1), .fixed(1), .fixed(1)])
+        return (rows[0], rows[1], rows[2], rows[3], rows[4])
+    }
+
+    static func outputRows(_ size: Size) -> Int { session(size).output.height }
+}

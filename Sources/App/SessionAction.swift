@@ -1,0 +1,24 @@
+import TUIKit
+
+/// What a key does in a session (other keys edit the command line, which always has focus).
+enum SessionAction: Sendable, Equatable {
+    case run, cancel, historyUp, historyDown, pageUp, pageDown, top, bottom
+    case interfaces, routes, sockets, toggleParsed, end, help
+
+    static let table = KeyBindingTable<SessionAction>([
+        KeyBinding([.enter], .run, description: "Run the command line"),
+        KeyBinding([.escape], .cancel, label: "Stop", description: "Stop the running command; close the table"),
+        KeyBinding([.function(2)], .interfaces, label: "Ifaces", description: "Interfaces (parsed table)"),
+        KeyBinding([.function(3)], .routes, label: "Routes", description: "Routes (parsed table)"),
+        KeyBinding([.function(4)], .sockets, label: "Sockets", description: "Sockets (parsed table)"),
+        KeyBinding([.function(5)], .toggleParsed, label: "Raw", description: "Parsed table / raw output"),
+        KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
+        KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
+        KeyBinding([.up], .historyUp, description: "Previous command from history"),
+        KeyBinding([.down], .historyDown, description: "Next command from history"),
+        KeyBinding([.pageUp], .pageUp, description: "Scroll output up (also the mouse wheel)"),
+        KeyBinding([.pageDown], .pageDown, description: "Scroll output down"),
+        KeyBinding([.home], .top, description: "Oldest output"),
+        KeyBinding([.end], .bottom, description: "Newest output (follow)"),
+    ])
+}

@@ -1,0 +1,65 @@
+import Foundation
+import NetParsers
+import TUIKit
+
+/// A session: header (who, OS, connected time), output or a parsed table, the last result, the command line.
+enum SessionView {
+    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
+        guard let session = state.session else { return nil }
+        let areas = ScreenLayout.session(buffer.size)
+        let elapsed = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
+        StatusBar(left: [Span(" \(session.title)", style: Style(attributes: .bold)), Span("  \(session.os)")],
+                  right: [Span("connected \(clock(elapsed)) ")], style: Theme.title)
+            .render(in: areas.header, buffer: &buffer)
+
+        if let quick = session.quick, let table = quick.table, session.showParsed {
+            var list = session.table
+            tableView(table).render(in: areas.output, buffer: &buffer, state: &list)
+        } else {
+            var view = session.view
+            TextView().render(session.scrollback, in: areas.output, buffer: &buffer, state: &view)
+        }
+
+        var status: [Span] = []
+        let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
+        if let running = session.running {
+            let seconds = max(0, state.now.timeIntervalSince(running.startedAt))
+            status.append(Span(" \(spinner.frame(state.tick)) running \(running.command) "
+                               + "(\(Update.duration(seconds))) · Esc stops it"))
+        } else if let notice = state.notice {
+            status.append(Span(" " + notice))
+        } else if let result = session.lastResult {
+            status.append(Span(" " + result))
+        }
+        var right: [Span] = []
+        if session.quick?.table != nil {
+            right.append(Span(session.showParsed ? "table (F5 raw) " : "raw (F5 table) "))
+        }
+        else if !session.view.follow { right.append(Span("scrolled (End: newest) ")) }
+        StatusBar(left: status, right: right, style: Style(attributes: .dim)).render(in: areas.status, buffer: &buffer)
+
+        let prompt = "> "
+        buffer.setString(prompt, x: areas.input.x, y: areas.input.y, style: Theme.label, clip: areas.input)
+        let field = Rect(x: areas.input.x + 2, y: areas.input.y, width: max(0, areas.input.width - 2), height: 1)
+        let cursor = session.input.render(in: field, buffer: &buffer)
+        KeyBar(table: SessionAction.table).render(in: areas.keys, buffer: &buffer)
+        return cursor
+    }
+
+    static func tableView(_ table: Table) -> TableView {
+        var columns: [TableView.Column] = []
+        for (i, column) in table.columns.enumerated() {
+            var widest = TUIKit.DisplayWidth.of(column.title)
+            for row in table.rows where i < row.count { widest = max(widest, TUIKit.DisplayWidth.of(row[i])) }
+            columns.append(TableView.Column(column.title, width: .fixed(min(widest, 40)),
+                                            alignment: column.alignRight ? .right : .left))
+        }
+        let rows: [[Span]] = table.rows.map { row in row.map { Span($0) } }
+        return TableView(columns: columns, rows: rows)
+    }
+
+    /// `00:01:23`.
+    static func clock(_ seconds: Int) -> String {
+        String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    }
+}

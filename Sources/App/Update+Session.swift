@@ -1,0 +1,262 @@
+import Foundation
+import Inventory
+import NetParsers
+import TUIKit
+
+/// Connecting, the session's command line and output, and the end of a session.
+extension Update {
+    static func connect(_ state: inout AppState, _ target: ConnectTarget, returnTo: Screen? = nil) -> [Effect] {
+        state.connecting = ConnectingState(target: target, stage: "Starting", startedAt: state.now,
+                                           returnTo: returnTo ?? state.screen)
+        state.screen = .connecting
+        state.notice = nil
+        return [.connect(target, knownHosts: state.settings.knownHosts)]
+    }
+
+    static func connection(_ state: inout AppState, _ message: Message) -> [Effect] {
+        switch message {
+        case .connectStage(let stage):
+            state.connecting?.stage = stage
+            return []
+        case .prompt(let request):
+            showPrompt(&state, request)
+            return []
+        case .connectFailed(let reason):
+            let target = state.connecting?.target
+            state.screen = state.connecting?.returnTo ?? .servers
+            if state.screen == .connecting || state.screen == .form { state.screen = .servers }
+            state.connecting = nil
+            state.prompt = nil
+            state.dialog = DialogState(
+                purpose: .notice, title: "Could not connect",
+                message: (target.map { "\($0.label(localUser: state.localUser)): " } ?? "") + reason,
+                buttons: ["OK"])
+            return []
+        case .connected(let os, let at):
+            guard let connecting = state.connecting else { return [.disconnect] }
+            let target = connecting.target
+            let osText = os?.rawValue ?? (target.os == .auto ? "unknown OS" : target.os.rawValue)
+            var session = SessionState(target: target, title: target.label(localUser: state.localUser), os: osText,
+                                       connectedAt: at, scrollbackLines: state.settings.scrollback,
+                                       parse: state.settings.parse)
+            session.remoteOS = os ?? remoteOS(for: target.os)
+            session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
+            state.session = session
+            state.connecting = nil
+            state.screen = .session
+            state.now = max(state.now, at)
+            guard let name = target.name else { return [] }
+            return [.recordConnection(name: name, os: os.map(serverOS)), .loadHistory(name)]
+        case .history(let commands):
+            state.session?.history = commands
+            return []
+        case .output(let id, let bytes):
+            guard var session = state.session, session.running?.id == id else { return [] }
+            let text = session.sanitizer.feed(bytes)
+            session.scrollback.append(text)
+            if !text.isEmpty { session.atLineStart = text.hasSuffix("\n") }
+            state.session = session
+            return []
+        case .commandFinished(let id, let status, let signal, let at):
+            guard var session = state.session, let running = session.running, running.id == id else { return [] }
+            let result = (signal.map { "killed by \($0)" } ?? "exit \(status.map(String.init) ?? "?")")
+                + " · " + duration(at.timeIntervalSince(running.startedAt))
+            finishCommand(&session, result: result)
+            state.session = session
+            guard let name = session.target.name, running.quick == nil else { return [] }
+            return [.appendHistory(server: name, command: running.command, status: status.map(Int.init))]
+        case .commandFailed(let id, let text, let lost, let at):
+            guard var session = state.session, let running = session.running, running.id == id else { return [] }
+            finishCommand(&session, result: text + " · " + duration(at.timeIntervalSince(running.startedAt)))
+            state.session = session
+            guard lost else { return [] }
+            state.now = max(state.now, at)
+            return endSession(&state, reason: text)
+        case .connectionLost(let reason, let at):
+            guard state.session != nil else { return [] }
+            state.now = max(state.now, at)
+            return endSession(&state, reason: reason)
+        case .quickFinished(let id, let result, let at):
+            guard var session = state.session, let running = session.running, running.id == id else { return [] }
+            let took = duration(at.timeIntervalSince(running.startedAt))
+            let note = result.error.map { " · \($0)" } ?? ""
+            finishCommand(&session, result: "\(result.commandLine) · \(took)" + note)
+            session.quick = result
+            session.table = ListState()
+            state.session = session
+            return []
+        default:
+            return []
+        }
+    }
+
+    static func finishCommand(_ session: inout SessionState, result: String) {
+        let rest = session.sanitizer.finish()
+        session.scrollback.append(rest)
+        if !rest.isEmpty { session.atLineStart = rest.hasSuffix("\n") }
+        if !session.atLineStart { session.scrollback.append("\n") }
+        session.scrollback.appendLine("[\(result)]")
+        session.atLineStart = true
+        session.lastResult = result
+        session.running = nil
+        session.commandsRun += 1
+    }
+
+    static func showPrompt(_ state: inout AppState, _ request: PromptRequest) {
+        switch request.kind {
+        case .hostKey(let host, let port, let type, let fingerprint):
+            let place = port == 22 ? host : "[\(host)]:\(port)"
+            state.dialog = DialogState(
+                purpose: .hostKey(request.id), title: "Unknown host key",
+                message: "eSSH has never seen \(place) before. Its \(type) key has the fingerprint "
+                    + "\(fingerprint). Compare it with the one your administrator gave you. Trust it?",
+                buttons: ["Accept and save", "Once", "Cancel"])
+        case .password(let user, let host, let attempt):
+            state.prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong password, try again" : "Password",
+                                       labels: ["Password for \(user)@\(host):"], echo: [false])
+        case .passphrase(let file, let attempt):
+            state.prompt = PromptState(id: request.id,
+                                       title: attempt > 1 ? "Wrong passphrase, try again" : "Passphrase",
+                                       labels: ["Passphrase for \(file):"], echo: [false])
+        case .keyboard(let instruction, let prompts, let echo):
+            state.prompt = PromptState(id: request.id, title: instruction.isEmpty ? "The server asks" : instruction,
+                                       labels: prompts, echo: echo)
+        }
+    }
+
+    static func sessionKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        guard var session = state.session else { return [] }
+        if SessionAction.table.action(for: key) == .end {
+            return (session.running != nil ? [.cancelCommand] : []) + endSession(&state, reason: nil)
+        }
+        defer { state.session = session }
+        let rows = ScreenLayout.outputRows(state.size)
+        let showingTable = session.quick?.table != nil && session.showParsed
+        switch SessionAction.table.action(for: key) {
+        case .run:
+            let command = session.input.text.trimmingCharacters(in: .whitespaces)
+            guard !command.isEmpty else { return [] }
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            let id = startCommand(&session, line: "$ " + command, command: command, quick: nil, now: state.now)
+            if session.history.last != command { session.history.append(command) }
+            session.input.setText("")
+            session.historyIndex = nil
+            return [.run(id: id, command: command)]
+        case .cancel:
+            if session.running != nil { return [.cancelCommand] }
+            session.quick = nil
+        case .interfaces, .routes, .sockets:
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            let kind: DataKind = key == .function(2) ? .interfaces : key == .function(3) ? .routes : .sockets
+            let id = startCommand(&session, line: "$ [\(kind.rawValue)]", command: kind.rawValue, quick: kind,
+                                  now: state.now)
+            return [.runQuick(id: id, kind: kind, os: session.remoteOS)]
+        case .toggleParsed: session.showParsed.toggle()
+        case .historyUp:
+            guard !session.history.isEmpty else { return [] }
+            if session.historyIndex == nil { session.draft = session.input.text }
+            let index = max(0, (session.historyIndex ?? session.history.count) - 1)
+            session.historyIndex = index
+            session.input.setText(session.history[index])
+        case .historyDown:
+            guard let index = session.historyIndex else { return [] }
+            if index + 1 < session.history.count {
+                session.historyIndex = index + 1
+                session.input.setText(session.history[index + 1])
+            } else {
+                session.historyIndex = nil
+                session.input.setText(session.draft)
+            }
+        case .pageUp:
+            if showingTable { session.table.pageUp(count: session.quick?.table?.rows.count ?? 0, pageSize: rows - 1) }
+            else { session.view.scroll(by: -max(1, rows - 1), in: session.scrollback, height: rows) }
+        case .pageDown:
+            if showingTable { session.table.pageDown(count: session.quick?.table?.rows.count ?? 0, pageSize: rows - 1) }
+            else { session.view.scroll(by: max(1, rows - 1), in: session.scrollback, height: rows) }
+        case .top:
+            if showingTable { session.table.selectFirst(count: session.quick?.table?.rows.count ?? 0) }
+            else { session.view.scrollToTop(in: session.scrollback) }
+        case .bottom:
+            if showingTable { session.table.selectLast(count: session.quick?.table?.rows.count ?? 0) }
+            else { session.view.scrollToBottom(in: session.scrollback, height: rows) }
+        case .help: state.showHelp = true
+        case .end: return []
+        case nil:
+            _ = session.input.handle(key)
+        }
+        return []
+    }
+
+    static func startCommand(_ session: inout SessionState, line: String, command: String, quick: DataKind?,
+                             now: Date) -> Int {
+        let id = session.nextCommandId
+        session.nextCommandId += 1
+        session.sanitizer = TextSanitizer(policy: .dropStyling)
+        session.scrollback.appendLine(line)
+        session.atLineStart = true
+        session.running = RunningCommand(id: id, command: command, startedAt: now, quick: quick)
+        session.view.follow = true
+        session.quick = nil
+        return id
+    }
+
+    static func endSession(_ state: inout AppState, reason: String?) -> [Effect] {
+        guard let session = state.session else { return [] }
+        let seconds = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
+        state.summary = SummaryState(title: session.title, seconds: seconds, commands: session.commandsRun,
+                                     reason: reason)
+        state.session = nil
+        state.screen = .summary
+        return [.disconnect]
+    }
+
+    static func scrollOutput(_ state: inout AppState, by lines: Int) {
+        guard var session = state.session else { return }
+        let rows = ScreenLayout.outputRows(state.size)
+        if session.quick?.table != nil && session.showParsed {
+            let count = session.quick?.table?.rows.count ?? 0
+            for _ in 0..<abs(lines) {
+                if lines < 0 {
+                    session.table.selectPrevious(count: count)
+                } else {
+                    session.table.selectNext(count: count)
+                }
+            }
+        } else {
+            session.view.scroll(by: lines, in: session.scrollback, height: rows)
+        }
+        state.session = session
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = max(0, seconds)
+        if s < 10 { return String(format: "%.2f s", s) }
+        if s < 60 { return String(format: "%.1f s", s) }
+        return "\(Int(s) / 60) min \(Int(s) % 60) s"
+    }
+
+    static func remoteOS(for os: ServerOS) -> RemoteOS? {
+        switch os {
+        case .auto: return nil
+        case .linux: return .linux
+        case .macos: return .macos
+        case .bsd: return .freebsd
+        case .windows: return .windows
+        }
+    }
+
+    static func serverOS(_ os: RemoteOS) -> ServerOS {
+        switch os {
+        case .linux: return .linux
+        case .macos: return .macos
+        case .freebsd: return .bsd
+        case .windows: return .windows
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SSH
+import Testing
+@testable import App
+
+/// The bridge between the SSH worker thread (which asks and waits) and the UI (which answers).
+@Suite("PromptBroker")
+struct PromptBrokerTests {
+    /// Collects posted messages from the worker thread.
+    final class Posted: @unchecked Sendable {
+        private let lock = NSLock()
+        private var requests: [PromptRequest] = []
+        func add(_ message: Message) {
+            guard case .prompt(let request) = message else { return }
+            lock.lock()
+            requests.append(request)
+            lock.unlock()
+        }
+        func waitForRequest() -> PromptRequest? {
+            for _ in 0..<500 {
+                lock.lock()
+                let first = requests.first
+                lock.unlock()
+                if let first { return first }
+                usleep(2_000)
+            }
+            return nil
+        }
+    }
+
+    final class Box<T>: @unchecked Sendable { var value: T?; let done = DispatchSemaphore(value: 0) }
+
+    @Test func theWorkerWaitsForThePersonsAnswer() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<String?>()
+        Thread.detachNewThread {
+            result.value = broker.password(user: "admin", host: "web1", attempt: 1)
+            result.done.signal()
+        }
+        let request = try #require(posted.waitForRequest())
+        #expect(request.kind == .password(user: "admin", host: "web1", attempt: 1))
+        #expect(result.done.wait(timeout: .now() + 0.1) == .timedOut, "the worker waits")
+        broker.answer(id: request.id, .text(["s3cret"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(result.value == "s3cret")
+    }
+
+    @Test func cancellingReleasesTheWorkerAndStopsFurtherQuestions() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<[String]?>()
+        Thread.detachNewThread {
+            result.value = broker.keyboardInteractive(name: "", instruction: "", prompts: [("Code:", true)])
+            result.done.signal()
+        }
+        _ = try #require(posted.waitForRequest())
+        broker.cancelAll()
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(result.value == .some(nil))
+        #expect(broker.passphrase(keyFile: "k", attempt: 1) == nil, "no question after a cancel")
+        #expect(broker.password(user: "u", host: "h", attempt: 4) == nil, "three attempts at most")
+    }
+}
