@@ -68,7 +68,9 @@ let remoteCommandsTargets: [Target] = [
 // App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
-    .target(name: "App", dependencies: ["TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers"]),
+    .target(name: "App", dependencies: [
+        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+    ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]

@@ -2,6 +2,7 @@ import Foundation
 import Inventory
 import NetParsers
 import Reachability
+import RemoteCommands
 import SSH
 
 /// Runs effects off the UI thread and posts their results as messages. The database work runs on one serial
@@ -232,12 +233,9 @@ final class EffectRunner: @unchecked Sendable {
         }
     }
 
+    /// The server's system (RemoteCommands' probe order), or nil when it cannot be told.
     private func detectOS(_ session: SSHSession, cancel: Cancellation?) -> RemoteOS? {
-        for probe in [RemoteOS.probeCommand, RemoteOS.windowsProbeCommand] {
-            guard let result = try? session.capture(probe, timeout: 10, cancel: cancel) else { return nil }
-            if let os = RemoteOS.detect(fromProbeOutput: String(decoding: result.stdout, as: UTF8.self)) { return os }
-        }
-        return nil
+        try? QuickCommandRunner(shell: session, timeout: 10, cancel: cancel).detectOS()
     }
 
     static func describe(_ stage: ConnectStage) -> String {
@@ -282,38 +280,29 @@ final class EffectRunner: @unchecked Sendable {
         }
     }
 
-    /// Runs the quick command's plan in order until one exists on the server, then parses its output.
+    /// Runs the quick command's plan (RemoteCommands: fallbacks on missing, failing or unreadable commands).
     private func runQuick(id: Int, kind: DataKind, os: RemoteOS?) {
         onSession(id: id) { [self] session, cancel throws(SSHError) in
-            let system = os ?? detectOS(session, cancel: cancel) ?? .linux
-            var tried: [String] = []
-            for command in QuickCommand.plan(for: system, kind: kind) {
-                tried.append(command.commandLine)
-                let result = try session.capture(command.commandLine, timeout: 30, cancel: cancel)
-                let stderr = String(decoding: result.stderr, as: UTF8.self)
-                if QuickCommand.isMissingCommand(exitStatus: result.exit.exitCode, stderr: stderr) { continue }
-                post(.output(id: id, bytes: result.stdout + result.stderr))
-                post(.quickFinished(id: id, result: Self.parse(result.stdout, kind: kind, command: command),
-                                    at: Date()))
+            let output: QuickCommandOutput
+            do throws(RemoteCommandsError) {
+                output = try QuickCommandRunner(shell: session, timeout: 30, cancel: cancel).run(kind, os: os)
+            } catch {
+                if let ssh = error.ssh { throw ssh }
+                post(.quickFinished(id: id, result: QuickResult(kind: kind, commandLine: kind.rawValue, table: nil,
+                                                                 error: error.message), at: Date()))
                 return
             }
-            post(.quickFinished(id: id, result: QuickResult(
-                kind: kind, commandLine: tried.last ?? kind.rawValue, table: nil,
-                error: "none of these commands is installed: " + tried.joined(separator: ", ")), at: Date()))
+            post(.output(id: id, bytes: output.stdout + output.stderr))
+            post(.quickFinished(id: id, result: Self.result(output), at: Date()))
         }
     }
 
-    static func parse(_ output: [UInt8], kind: DataKind, command: QuickCommand) -> QuickResult {
-        do {
-            let table: Table
-            switch kind {
-            case .interfaces: table = Table.interfaces(try NetParser.interfaces(output, format: command.family).items)
-            case .routes: table = Table.routes(try NetParser.routes(output, format: command.family).items)
-            case .sockets: table = Table.sockets(try NetParser.sockets(output, format: command.family).items)
-            }
-            return QuickResult(kind: kind, commandLine: command.commandLine, table: table, error: nil)
-        } catch {
-            return QuickResult(kind: kind, commandLine: command.commandLine, table: nil,
+    static func result(_ output: QuickCommandOutput) -> QuickResult {
+        switch output.parsed {
+        case .success(let items):
+            return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: items.table, error: nil)
+        case .failure(let error):
+            return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: nil,
                                error: "could not read the output as a table (\(error)); F5 shows it raw")
         }
     }

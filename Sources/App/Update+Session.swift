@@ -1,3 +1,4 @@
+import RemoteCommands
 import Foundation
 import Inventory
 import NetParsers
@@ -39,14 +40,14 @@ extension Update {
             var session = SessionState(target: target, title: target.label(localUser: state.localUser), os: osText,
                                        connectedAt: at, scrollbackLines: state.settings.scrollback,
                                        parse: state.settings.parse)
-            session.remoteOS = os ?? remoteOS(for: target.os)
+            session.remoteOS = os ?? RemoteOS(target.os)
             session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
             state.session = session
             state.connecting = nil
             state.screen = .session
             state.now = max(state.now, at)
             guard let name = target.name else { return [] }
-            return [.recordConnection(name: name, os: os.map(serverOS)), .loadHistory(name)]
+            return [.recordConnection(name: name, os: os.map(\.serverOS)), .loadHistory(name)]
         case .history(let commands):
             state.session?.history = commands
             return []
@@ -241,22 +242,4 @@ extension Update {
         return "\(Int(s) / 60) min \(Int(s) % 60) s"
     }
 
-    static func remoteOS(for os: ServerOS) -> RemoteOS? {
-        switch os {
-        case .auto: return nil
-        case .linux: return .linux
-        case .macos: return .macos
-        case .bsd: return .freebsd
-        case .windows: return .windows
-        }
-    }
-
-    static func serverOS(_ os: RemoteOS) -> ServerOS {
-        switch os {
-        case .linux: return .linux
-        case .macos: return .macos
-        case .freebsd: return .bsd
-        case .windows: return .windows
-        }
-    }
 }
