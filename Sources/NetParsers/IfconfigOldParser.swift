@@ -4,40 +4,22 @@ struct IfconfigOldParser {
     let text: ByteText
 
     func parse() -> ParseResult<Interface> {
-        var items: [Interface] = []
-        var warnings: [String] = []
-        var current: Interface?
-        var lineNumber = 0
-        text.forEachLine { line in
-            lineNumber += 1
-            if line.isEmpty || text.isBlank(line) { return true }
-            if !isSpace(text[line.lowerBound]) {
-                guard let encap = text.find("Link encap:", in: line) else {
-                    warnings.append("line \(lineNumber): not an ifconfig interface header, skipped")
-                    return true
-                }
-                if let done = current { items.append(done) }
-                var i = line.lowerBound
-                let name = text.nextToken(&i, encap) ?? (line.lowerBound..<encap)
-                var interface = Interface(name: text.string(name))
-                if let hw = text.find("HWaddr ", in: line) {
-                    var j = hw + 7
-                    if let tok = text.nextToken(&j, line.upperBound) { interface.mac = text.mac(tok) }
-                }
-                current = interface
-                return true
-            }
-            guard current != nil else {
-                warnings.append("line \(lineNumber): indented line before any interface, skipped")
-                return true
-            }
-            if !parseDetail(line, into: &current!) {
-                warnings.append("line \(lineNumber): unreadable address line, skipped")
-            }
-            return true
-        }
-        if let done = current { items.append(done) }
+        let blocks = InterfaceBlocks(text: text, headerName: "ifconfig interface header", reportOrphans: true)
+        let (items, warnings) = blocks.read(header: header, detail: parseDetail)
         return ParseResult(items: items, format: .ifconfigLinuxOld, warnings: warnings)
+    }
+
+    /// `eth0      Link encap:Ethernet  HWaddr 00:0c:29:…` opens an interface.
+    private func header(_ line: Range<Int>) -> InterfaceBlocks.Header {
+        guard let encap = text.find("Link encap:", in: line) else { return .unknown }
+        var i = line.lowerBound
+        let name = text.nextToken(&i, encap) ?? (line.lowerBound..<encap)
+        var interface = Interface(name: text.string(name))
+        if let hw = text.find("HWaddr ", in: line) {
+            var j = hw + 7
+            if let tok = text.nextToken(&j, line.upperBound) { interface.mac = text.mac(tok) }
+        }
+        return .opens(interface)
     }
 
     private func parseDetail(_ line: Range<Int>, into interface: inout Interface) -> Bool {

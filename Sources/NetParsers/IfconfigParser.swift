@@ -4,34 +4,13 @@ struct IfconfigParser {
     let text: ByteText
 
     func parse() -> ParseResult<Interface> {
-        var items: [Interface] = []
-        var warnings: [String] = []
-        var current: Interface?
         var linuxLayout = false
-        var lineNumber = 0
-        text.forEachLine { line in
-            lineNumber += 1
-            if line.isEmpty || text.isBlank(line) { return true }
-            if !isSpace(text[line.lowerBound]) {
-                if let header = parseHeader(line) {
-                    if let done = current { items.append(done) }
-                    current = header.interface
-                    linuxLayout = linuxLayout || header.linux
-                } else {
-                    warnings.append("line \(lineNumber): not an ifconfig interface header, skipped")
-                }
-                return true
-            }
-            guard current != nil else {
-                warnings.append("line \(lineNumber): indented line before any interface, skipped")
-                return true
-            }
-            if !parseDetail(line, into: &current!) {
-                warnings.append("line \(lineNumber): unreadable address line, skipped")
-            }
-            return true
-        }
-        if let done = current { items.append(done) }
+        let blocks = InterfaceBlocks(text: text, headerName: "ifconfig interface header", reportOrphans: true)
+        let (items, warnings) = blocks.read(header: { line in
+            guard let header = parseHeader(line) else { return .unknown }
+            linuxLayout = linuxLayout || header.linux
+            return .opens(header.interface)
+        }, detail: parseDetail)
         return ParseResult(items: items, format: linuxLayout ? .ifconfigLinux : .ifconfigBSD, warnings: warnings)
     }
 

@@ -3,34 +3,27 @@ struct IpconfigParser {
     let text: ByteText
 
     func parse() -> ParseResult<Interface> {
-        var items: [Interface] = []
-        var warnings: [String] = []
-        var current: Interface?
-        var lineNumber = 0
-        text.forEachLine { line in
-            lineNumber += 1
-            if line.isEmpty || text.isBlank(line) { return true }
-            if !isSpace(text[line.lowerBound]) {
-                let trimmed = text.trimmed(line)
-                if let adapter = text.find(" adapter ", in: trimmed), text.hasSuffix(trimmed, ":") {
-                    if let done = current { items.append(done) }
-                    // Shown adapters are connected unless ipconfig says `Media disconnected`.
-                    current = Interface(name: text.string((adapter + 9)..<(trimmed.upperBound - 1)), state: .up)
-                } else if !text.hasPrefix(trimmed, "Windows IP Configuration") {
-                    warnings.append("line \(lineNumber): not an ipconfig adapter header, skipped")
-                }
-                return true
-            }
-            guard current != nil, let colon = text.find(" : ", in: line) ?? trailingColon(line) else { return true }
-            let key = keyRange(line.lowerBound..<colon)
-            let value = text.trimmed(min(colon + 3, line.upperBound)..<line.upperBound)
-            if !apply(key: key, value: value, to: &current!) {
-                warnings.append("line \(lineNumber): unreadable address, skipped")
-            }
-            return true
-        }
-        if let done = current { items.append(done) }
+        let blocks = InterfaceBlocks(text: text, headerName: "ipconfig adapter header", reportOrphans: false)
+        let (items, warnings) = blocks.read(header: header, detail: detail)
         return ParseResult(items: items, format: .ipconfig, warnings: warnings)
+    }
+
+    /// `Ethernet adapter Local Area Connection:` opens an adapter; the `Windows IP Configuration` title opens none.
+    private func header(_ line: Range<Int>) -> InterfaceBlocks.Header {
+        let trimmed = text.trimmed(line)
+        if let adapter = text.find(" adapter ", in: trimmed), text.hasSuffix(trimmed, ":") {
+            // Shown adapters are connected unless ipconfig says `Media disconnected`.
+            return .opens(Interface(name: text.string((adapter + 9)..<(trimmed.upperBound - 1)), state: .up))
+        }
+        return text.hasPrefix(trimmed, "Windows IP Configuration") ? .ignored : .unknown
+    }
+
+    /// A `Key . . . : value` line (or a key whose value follows on the next lines).
+    private func detail(_ line: Range<Int>, _ interface: inout Interface) -> Bool {
+        guard let colon = text.find(" : ", in: line) ?? trailingColon(line) else { return true }
+        let key = keyRange(line.lowerBound..<colon)
+        let value = text.trimmed(min(colon + 3, line.upperBound)..<line.upperBound)
+        return apply(key: key, value: value, to: &interface)
     }
 
     /// `Key :` with nothing after it (a value on the next lines).
