@@ -224,7 +224,7 @@ final class EffectRunner: @unchecked Sendable {
                 log.write("connected to \(options.user)@\(options.host):\(options.port) (\(opened.address)), "
                           + "\(opened.serverBanner), host key \(opened.hostKey.fingerprint), "
                           + opened.authenticatedWith)
-                post(.connected(os: os, at: Date()))
+                post(.connected(os: os, auth: opened.authenticatedWith, at: Date()))
             } catch {
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")

@@ -54,6 +54,17 @@ struct FormState: Sendable, Equatable {
         return FormState(purpose: server.map { .editServer($0.name) } ?? .addServer, fields: fields)
     }
 
+    /// The add form filled from a quick-connected host (the name is the host; change it at will).
+    static func server(draft: ServerDraft) -> FormState {
+        var form = server(nil)
+        let texts = ["name": draft.name, "host": draft.host, "port": String(draft.port), "user": draft.user ?? "",
+                     "auth": draft.auth?.rawValue ?? "agent", "key": draft.keyPath ?? "", "os": draft.os.rawValue]
+        for i in form.fields.indices {
+            if let text = texts[form.fields[i].key] { form.fields[i].input.setText(text) }
+        }
+        return form
+    }
+
     static let quickConnect = FormState(purpose: .quickConnect, fields: [
         FormField(key: "dest", label: "Server", hint: "[user@]host[:port]"),
     ])

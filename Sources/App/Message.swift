@@ -18,7 +18,8 @@ enum Message: Sendable {
     case serverDeleted(String)
     case settingsSaved
     case connectStage(String)
-    case connected(os: RemoteOS?, at: Date)
+    /// Logged in; `auth` is how (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
+    case connected(os: RemoteOS?, auth: String? = nil, at: Date)
     case connectFailed(String)
     case prompt(PromptRequest)
     case history([String])

@@ -3,7 +3,7 @@ import TUIKit
 /// What a key does in a session (other keys edit the command line, which always has focus).
 enum SessionAction: Sendable, Equatable {
     case run, cancel, historyUp, historyDown, pageUp, pageDown, top, bottom
-    case interfaces, routes, sockets, toggleParsed, end, help
+    case interfaces, routes, sockets, toggleParsed, end, help, search, searchNext, searchPrevious
 
     static let table = KeyBindingTable<SessionAction>([
         KeyBinding([.enter], .run, description: "Run the command line"),
@@ -12,6 +12,9 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.function(3)], .routes, label: "Routes", description: "Routes (parsed table)"),
         KeyBinding([.function(4)], .sockets, label: "Sockets", description: "Sockets (parsed table)"),
         KeyBinding([.function(5)], .toggleParsed, label: "Raw", description: "Parsed table / raw output"),
+        KeyBinding([.ctrl("f")], .search, label: "Find", description: "Search the output: Enter finds, Esc closes"),
+        KeyBinding([.ctrl("p")], .searchPrevious, description: "Previous (older) match of the search"),
+        KeyBinding([.ctrl("n")], .searchNext, description: "Next (newer) match of the search"),
         KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
         KeyBinding([.up], .historyUp, description: "Previous command from history"),

@@ -17,6 +17,10 @@ struct SessionState: Sendable {
     /// Colours are dropped (the output view is plain text); every other control sequence is shown, not obeyed.
     var sanitizer = TextSanitizer(policy: .dropStyling)
     var input = TextField()
+    /// The search bar and its match (Ctrl-F); nil when closed.
+    var search: SessionSearch?
+    /// How the login worked (`publickey (~/.ssh/id_ed25519)`, `password`), to save a quick-connected host.
+    var authUsed: String?
     /// Commands typed before, oldest first.
     var history: [String] = []
     /// Where Up/Down is in `history` (nil: editing a new line).

@@ -17,7 +17,9 @@ enum SessionView {
             tableView(table).render(in: areas.output, buffer: &buffer, state: &list)
         } else {
             var view = session.view
-            TextView().render(session.scrollback, in: areas.output, buffer: &buffer, state: &view)
+            let search = session.search
+            TextView(highlight: search.flatMap { $0.term.isEmpty ? nil : $0.term }, currentMatch: search?.current)
+                .render(session.scrollback, in: areas.output, buffer: &buffer, state: &view)
         }
 
         var status: [Span] = []
@@ -38,12 +40,41 @@ enum SessionView {
         else if !session.view.follow { right.append(Span("scrolled (End: newest) ")) }
         StatusBar(left: status, right: right, style: Style(attributes: .dim)).render(in: areas.status, buffer: &buffer)
 
-        let prompt = "> "
-        buffer.setString(prompt, x: areas.input.x, y: areas.input.y, style: Theme.label, clip: areas.input)
-        let field = Rect(x: areas.input.x + 2, y: areas.input.y, width: max(0, areas.input.width - 2), height: 1)
-        let cursor = session.input.render(in: field, buffer: &buffer)
+        let cursor: Point?
+        if let search = session.search {
+            cursor = searchBar(search, session: session, in: areas.input, buffer: &buffer)
+        } else {
+            let prompt = "> "
+            buffer.setString(prompt, x: areas.input.x, y: areas.input.y, style: Theme.label, clip: areas.input)
+            let field = Rect(x: areas.input.x + 2, y: areas.input.y, width: max(0, areas.input.width - 2), height: 1)
+            cursor = session.input.render(in: field, buffer: &buffer)
+        }
         KeyBar(table: SessionAction.table).render(in: areas.keys, buffer: &buffer)
         return cursor
+    }
+
+    /// `Find: term` with where the match is, in place of the command line.
+    static func searchBar(_ search: SessionSearch, session: SessionState, in area: Rect, buffer: inout Buffer)
+        -> Point?
+    {
+        let label = "Find: "
+        buffer.setString(label, x: area.x, y: area.y, style: Theme.label, clip: area)
+        let note: String
+        if search.notFound {
+            note = "not found"
+        } else if let current = search.current {
+            let below = session.scrollback.endLine - 1 - current.line
+            note = below == 0 ? "last line" : "\(below) line\(below == 1 ? "" : "s") up"
+        } else {
+            note = "Enter finds"
+        }
+        let hint = " \(note) · ^P/^N older/newer · Esc closes "
+        let hintWidth = min(TUIKit.DisplayWidth.of(hint), max(0, area.width - label.count - 10))
+        let hintX = area.maxX - hintWidth
+        buffer.setString(hint, x: hintX, y: area.y, style: Style(attributes: .dim),
+                         clip: Rect(x: hintX, y: area.y, width: hintWidth, height: 1))
+        let field = Rect(x: area.x + label.count, y: area.y, width: max(0, hintX - area.x - label.count), height: 1)
+        return search.input.render(in: field, buffer: &buffer)
     }
 
     static func tableView(_ table: Table) -> TableView {

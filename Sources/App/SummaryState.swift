@@ -1,3 +1,6 @@
+import Inventory
+import TUIKit
+
 /// What the end-of-session screen shows.
 struct SummaryState: Sendable, Equatable {
     var title: String
@@ -5,4 +8,8 @@ struct SummaryState: Sendable, Equatable {
     var commands: Int
     /// Why the session ended when it was not the person's choice.
     var reason: String?
+    /// The quick-connected host, ready to save (nil for a saved server).
+    var unsaved: ServerDraft?
+
+    var keys: KeyBindingTable<SummaryAction> { unsaved == nil ? SummaryAction.table : SummaryAction.unsavedTable }
 }

@@ -11,12 +11,13 @@ enum SummaryView {
             "Commands run: \(summary.commands)",
         ]
         if let reason = summary.reason { lines += ["", "Why it ended: \(reason)"] }
+        if summary.unsaved != nil { lines += ["", "Not a saved server: s saves it."] }
         let width = min(areas[0].width, max(lines.map { DisplayWidth.of($0) }.max() ?? 0, 30) + 4)
         let box = areas[0].centered(width: width, height: min(areas[0].height, lines.count + 2))
         let inner = Box(title: "Session summary", border: .preferred(unicode: unicode)).render(in: box, buffer: &buffer)
         for (i, line) in lines.enumerated() where i < inner.height {
             buffer.setString(line, x: inner.x + 1, y: inner.y + i, style: i == 2 ? Theme.label : .plain, clip: inner)
         }
-        KeyBar(table: SummaryAction.table).render(in: areas[1], buffer: &buffer)
+        KeyBar(table: summary.keys).render(in: areas[1], buffer: &buffer)
     }
 }

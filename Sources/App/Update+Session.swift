@@ -33,7 +33,7 @@ extension Update {
                 message: (target.map { "\($0.label(localUser: state.localUser)): " } ?? "") + reason,
                 buttons: ["OK"])
             return []
-        case .connected(let os, let at):
+        case .connected(let os, let auth, let at):
             guard let connecting = state.connecting else { return [.disconnect] }
             let target = connecting.target
             let osText = os?.rawValue ?? (target.os == .auto ? "unknown OS" : target.os.rawValue)
@@ -41,6 +41,7 @@ extension Update {
                                        connectedAt: at, scrollbackLines: state.settings.scrollback,
                                        parse: state.settings.parse)
             session.remoteOS = os ?? RemoteOS(target.os)
+            session.authUsed = auth
             session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
             state.session = session
             state.connecting = nil
@@ -132,6 +133,7 @@ extension Update {
         }
         defer { state.session = session }
         let rows = ScreenLayout.outputRows(state.size)
+        if session.search != nil, searchKey(&session, key, rows: rows, width: state.size.width) { return [] }
         let showingTable = session.quick?.table != nil && session.showParsed
         switch SessionAction.table.action(for: key) {
         case .run:
@@ -187,11 +189,73 @@ extension Update {
             if showingTable { session.table.selectLast(count: session.quick?.table?.rows.count ?? 0) }
             else { session.view.scrollToBottom(in: session.scrollback, height: rows) }
         case .help: state.showHelp = true
+        case .search:
+            session.quick = nil
+            session.search = SessionSearch()
+        case .searchNext, .searchPrevious:
+            state.notice = "Ctrl-F searches the output first."
         case .end: return []
         case nil:
             _ = session.input.handle(key)
         }
         return []
+    }
+
+    /// Keys while the search bar is open; false for the keys it leaves to the session (scrolling, F-keys).
+    static func searchKey(_ session: inout SessionState, _ key: Key, rows: Int, width: Int) -> Bool {
+        guard var search = session.search else { return false }
+        let action = SessionAction.table.action(for: key)
+        if action == .cancel {
+            session.search = nil
+            return true
+        }
+        defer { session.search = search }
+        switch action {
+        case .run:
+            let term = search.input.text
+            guard !term.isEmpty else { return true }
+            if term == search.term, let current = search.current {
+                find(&search, in: &session, from: current.before, .backward, rows: rows, width: width)
+            } else {
+                // A new term starts at the newest output: what was just printed is what people look for.
+                search.term = term
+                let end = SearchMatch.Position(line: session.scrollback.endLine - 1, byteOffset: Int.max / 2)
+                find(&search, in: &session, from: end, .backward, rows: rows, width: width)
+            }
+        case .searchPrevious, .historyUp, .searchNext, .historyDown:
+            guard !search.term.isEmpty else { return true }
+            let backward = action == .searchPrevious || action == .historyUp
+            let from = search.current.map { backward ? $0.before : $0.after }
+                ?? SearchMatch.Position(line: session.view.top, byteOffset: 0)
+            find(&search, in: &session, from: from, backward ? .backward : .forward, rows: rows, width: width)
+        case .search: break
+        case nil:
+            _ = search.input.handle(key)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private static func find(_ search: inout SessionSearch, in session: inout SessionState,
+                             from position: SearchMatch.Position, _ direction: SearchDirection, rows: Int, width: Int)
+    {
+        guard let match = session.scrollback.search(search.term, from: position, direction: direction) else {
+            search.current = nil
+            search.notFound = true
+            return
+        }
+        search.current = match
+        search.notFound = false
+        session.view.reveal(line: match.line, in: session.scrollback, height: rows)
+        // Lines are not wrapped: scroll sideways when the match is beyond the right edge.
+        let line = session.scrollback[match.line] ?? ""
+        let before = String(decoding: line.utf8.prefix(match.byteRange.lowerBound), as: UTF8.self)
+        let column = TUIKit.DisplayWidth.of(before)
+        let matchWidth = TUIKit.DisplayWidth.of(search.term)
+        if column < session.view.left || column + matchWidth > session.view.left + width {
+            session.view.left = column + matchWidth > width ? max(0, column - width / 2) : 0
+        }
     }
 
     static func startCommand(_ session: inout SessionState, line: String, command: String, quick: DataKind?,
@@ -210,11 +274,29 @@ extension Update {
     static func endSession(_ state: inout AppState, reason: String?) -> [Effect] {
         guard let session = state.session else { return [] }
         let seconds = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
+        var unsaved: ServerDraft?
+        if session.target.name == nil { unsaved = draft(for: session) }
         state.summary = SummaryState(title: session.title, seconds: seconds, commands: session.commandsRun,
-                                     reason: reason)
+                                     reason: reason, unsaved: unsaved)
         state.session = nil
         state.screen = .summary
         return [.disconnect]
+    }
+
+    /// A quick-connected host as a server to save: where it went, as whom, how the login worked, the OS found.
+    static func draft(for session: SessionState) -> ServerDraft {
+        let target = session.target
+        var auth = AuthMethod.agent
+        var keyPath: String?
+        let used = session.authUsed ?? ""
+        if used.hasPrefix("publickey (") && used.hasSuffix(")") {
+            auth = .key
+            keyPath = String(used.dropFirst("publickey (".count).dropLast())
+        } else if used == "password" || used == "keyboard-interactive" {
+            auth = .password
+        }
+        return ServerDraft(name: target.host, host: target.host, port: target.port, user: target.user, auth: auth,
+                           keyPath: keyPath, os: session.remoteOS?.serverOS ?? target.os, tags: [], note: "")
     }
 
     static func scrollOutput(_ state: inout AppState, by lines: Int) {

@@ -86,7 +86,13 @@ enum Update {
                 return [.cancelConnect]
             case .session: return sessionKey(&state, key)
             case .summary:
-                switch SummaryAction.table.action(for: key) {
+                switch (state.summary?.keys ?? SummaryAction.table).action(for: key) {
+                case .save:
+                    guard let draft = state.summary?.unsaved else { return [] }
+                    state.summary = nil
+                    state.form = .server(draft: draft)
+                    state.screen = .form
+                    return []
                 case .back:
                     state.summary = nil
                     state.screen = .servers

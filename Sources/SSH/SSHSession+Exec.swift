@@ -166,6 +166,10 @@ extension SSHSession {
                     if n > 0 {
                         output(stream, UnsafeRawBufferPointer(start: buffer, count: n))
                         progressed = true
+                        // A stream that never pauses never reaches the wait below, where a cancel is seen.
+                        if io.cancel?.isCancelled == true {
+                            throw SSHError(.cancelled, "", "The command was cancelled.")
+                        }
                         continue
                     }
                     if n == 0 || n == Int(LIBSSH2_ERROR_EAGAIN) { break }

@@ -58,6 +58,12 @@ public final class CursesTerminal: Terminal {
         noecho()
         nonl()
         keypad(essh_stdscr(), true)
+        // Home and End as the Linux console, rxvt, screen and tmux send them, whatever TERM's terminfo says
+        // (inside tmux with TERM=xterm-256color End arrives as ESC [ 4 ~ and would be typed as text).
+        for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[4~", KEY_END), ("\u{1B}[7~", KEY_HOME),
+                                 ("\u{1B}[8~", KEY_END)] {
+            define_key(sequence, code)
+        }
         nodelay(essh_stdscr(), true)
         intrflush(essh_stdscr(), false)
         set_escdelay(options.escapeDelay)

@@ -57,6 +57,24 @@ struct GoldenScreenTests {
         try Golden.check(Fixtures.screen(state), named: "summary-80x24", in: directory)
     }
 
+    @Test func sessionSearchAt80x24() throws {
+        var state = SessionSearchTests.withOutput()
+        Fixtures.keys(&state, .ctrl("f"))
+        Fixtures.type(&state, "needle")
+        Fixtures.keys(&state, .enter, .ctrl("p"))
+        try Golden.check(Fixtures.screen(state), named: "session-search-80x24", in: directory)
+    }
+
+    @Test func summaryAfterQuickConnectAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        Fixtures.type(&state, "root@lab.example:2222")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connected(os: .linux, auth: "password", at: Fixtures.now))
+        Fixtures.keys(&state, .function(10))
+        try Golden.check(Fixtures.screen(state), named: "summary-unsaved-80x24", in: directory)
+    }
+
     @Test func hostKeyDialogAt80x24() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
