@@ -83,4 +83,36 @@ struct GoldenScreenTests {
             fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
         try Golden.check(Fixtures.screen(state), named: "hostkey-80x24", in: directory)
     }
+
+    @Test func connectingAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connectStage("Verifying the host key"))
+        try Golden.check(Fixtures.screen(state), named: "connecting-80x24", in: directory)
+    }
+
+    @Test func maskedPasswordPromptAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .password(user: "admin", host: "web1", attempt: 1))))
+        Fixtures.type(&state, "s3cret")
+        let screen = Fixtures.screen(state)
+        #expect(!screen.joined().contains("s3cret"), "a password is never drawn")
+        try Golden.check(screen, named: "password-80x24", in: directory)
+    }
+
+    @Test func settingsAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("s"))
+        try Golden.check(Fixtures.screen(state), named: "settings-80x24", in: directory)
+    }
+
+    @Test func helpOfServersAndSessionAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("?"))
+        try Golden.check(Fixtures.screen(state), named: "help-servers-80x24", in: directory)
+        var session = Fixtures.inSession()
+        Fixtures.keys(&session, .function(1))
+        try Golden.check(Fixtures.screen(session), named: "help-session-80x24", in: directory)
+    }
 }
