@@ -21,7 +21,11 @@ final class AppRuntime {
         state.unicode = unicode
         let traced = FrameTrace.from(environment: environment)
         trace = traced.trace
-        if let notice = traced.notice { state.notice = notice }
+        if let notice = traced.notice {
+            // The status line may soon show something else (the start check's result); the log keeps it.
+            state.notice = notice
+            AppLog(environment: environment).write(notice)
+        }
     }
 
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
