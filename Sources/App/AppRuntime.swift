@@ -9,6 +9,7 @@ final class AppRuntime {
     private let terminal: any Terminal
     private let queue: MessageQueue
     private let runner: EffectRunner
+    private let trace: FrameTrace?
     private(set) var state: AppState
 
     init(terminal: any Terminal, inventory: Inventory, environment: [String: String], localUser: String,
@@ -18,6 +19,13 @@ final class AppRuntime {
         runner = EffectRunner(inventory: inventory, queue: queue, environment: environment, localUser: localUser)
         state = AppState(size: terminal.size, now: Date(), localUser: localUser)
         state.unicode = unicode
+        let traced = FrameTrace.from(environment: environment)
+        trace = traced.trace
+        if let notice = traced.notice {
+            // The status line may soon show something else (the start check's result); the log keeps it.
+            state.notice = notice
+            AppLog(environment: environment).write(notice)
+        }
     }
 
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
@@ -47,6 +55,7 @@ final class AppRuntime {
                 var buffer = Buffer(size: terminal.size)
                 let cursor = AppView.render(state, into: &buffer)
                 try terminal.draw(buffer, cursor: cursor)
+                trace?.drew(buffer, loaded: state.loaded)
                 pacer.didDraw(at: clock.now)
             }
             let interval = Self.tickInterval(state)
