@@ -24,7 +24,7 @@ let sshTargets: [Target] = [
 
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
 let netParsersTargets: [Target] = [
-    .target(name: "NetParsers"),
+    .target(name: "NetParsers", dependencies: ["TextWidth"]),
     .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
@@ -32,11 +32,17 @@ let netParsersTargets: [Target] = [
 // protocol; pure Swift. TerminalCurses: the only importer of CNCursesW. TUIKitDemo: a small program proving both
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
-    .target(name: "TUIKit"),
+    .target(name: "TUIKit", dependencies: ["TextWidth"]),
     .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
+]
+
+// TextWidth: terminal column width of text (wide, combining, emoji) and alignment; pure. Shared by NetParsers'
+// table formatter and TUIKit so the CLI and the interface lay out text alike.
+let textWidthTargets: [Target] = [
+    .target(name: "TextWidth"),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
@@ -94,7 +100,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
+    targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
         + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

@@ -69,7 +69,7 @@ enum SessionView {
             note = "Enter finds"
         }
         let hint = " \(note) · ^P/^N older/newer · Esc closes "
-        let hintWidth = min(TUIKit.DisplayWidth.of(hint), max(0, area.width - label.count - 10))
+        let hintWidth = min(DisplayWidth.of(hint), max(0, area.width - label.count - 10))
         let hintX = area.maxX - hintWidth
         buffer.setString(hint, x: hintX, y: area.y, style: Style(attributes: .dim),
                          clip: Rect(x: hintX, y: area.y, width: hintWidth, height: 1))
@@ -78,12 +78,10 @@ enum SessionView {
     }
 
     static func tableView(_ table: Table) -> TableView {
-        var columns: [TableView.Column] = []
-        for (i, column) in table.columns.enumerated() {
-            var widest = TUIKit.DisplayWidth.of(column.title)
-            for row in table.rows where i < row.count { widest = max(widest, TUIKit.DisplayWidth.of(row[i])) }
-            columns.append(TableView.Column(column.title, width: .fixed(min(widest, 40)),
-                                            alignment: column.alignRight ? .right : .left))
+        // The same widths `essh parse` and `essh net` print with, capped so one long cell cannot push the rest away.
+        let widths = TableFormatter().widths(table)
+        let columns = zip(table.columns, widths).map { column, width in
+            TableView.Column(column.title, width: .fixed(min(width, 40)), alignment: column.alignRight ? .right : .left)
         }
         let rows: [[Span]] = table.rows.map { row in row.map { Span($0) } }
         return TableView(columns: columns, rows: rows)

@@ -251,8 +251,8 @@ extension Update {
         // Lines are not wrapped: scroll sideways when the match is beyond the right edge.
         let line = session.scrollback[match.line] ?? ""
         let before = String(decoding: line.utf8.prefix(match.byteRange.lowerBound), as: UTF8.self)
-        let column = TUIKit.DisplayWidth.of(before)
-        let matchWidth = TUIKit.DisplayWidth.of(search.term)
+        let column = DisplayWidth.of(before)
+        let matchWidth = DisplayWidth.of(search.term)
         if column < session.view.left || column + matchWidth > session.view.left + width {
             session.view.left = column + matchWidth > width ? max(0, column - width / 2) : 0
         }

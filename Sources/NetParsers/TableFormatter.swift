@@ -1,3 +1,5 @@
+import TextWidth
+
 /// Lays a `Table` out as aligned text lines: each column as wide as its widest cell by display width, two
 /// spaces between columns, no trailing blanks.
 public struct TableFormatter: Sendable {
