@@ -43,6 +43,12 @@ enum LocalPipe {
             return .failedToStart("Could not start \(shell): \(errorText(rc)).")
         }
         let writer = Thread {
+            // A reader that quits early makes write fail with EPIPE; blocked here, the SIGPIPE that comes with it
+            // is this thread's and dies with it, even in a process (a test runner) that does not ignore SIGPIPE.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             input.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
