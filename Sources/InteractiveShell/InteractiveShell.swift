@@ -77,8 +77,15 @@ public enum InteractiveShell {
         var end = loop.run(signals: signals)
         signals.stop()
         raw.restore()
-        let exit = channel.close()
-        if case .exited = end { end = .exited(exit) }
+        switch end {
+        case .exited:
+            end = .exited(channel.close())
+        case .interrupted, .terminalClosed:
+            _ = channel.close()
+        case .escape, .connectionLost, .failedToStart:
+            // Leaving at once is the point of `~.`; a lost server would only make us wait.
+            _ = channel.close(graceful: false)
+        }
         let outcome = ShellOutcome(end: end, duration: monotonicSeconds() - started)
         if case .interrupted(let signal?) = end { raise(signal) }
         return outcome
@@ -136,7 +143,14 @@ private struct Loop {
                     }
                 }
                 if let cancel = options.cancel, ready.local.contains(cancel.pollDescriptor) { return .interrupted(nil) }
-                if ready.local.contains(options.input), let end = readKeyboard(buffer) { return end }
+                if ready.local.contains(options.input), let end = readKeyboard(buffer) {
+                    // What was typed before `~.` still goes (`exit⏎~.` in one paste), as far as the channel takes it
+                    // now: the person asked to leave, so nothing waits.
+                    if end == .escape, !pending.isEmpty {
+                        _ = pending.withUnsafeBytes { try? channel.write($0) }
+                    }
+                    return end
+                }
             }
         } catch {
             return .connectionLost(error.message)

@@ -86,10 +86,11 @@ public final class ShellChannel: @unchecked Sendable {
     }
 
     /// Whether data is already queued inside libssh2 (poll the socket only when not).
+    /// (`SSHSession.hasQueuedData` says why not `libssh2_poll_channel_read`.)
     public var hasBufferedData: Bool {
         session.lock.lock()
         defer { session.lock.unlock() }
-        return libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0
+        return SSHSession.hasQueuedData(channel)
     }
 
     /// What woke `waitForActivity`.
@@ -161,12 +162,19 @@ public final class ShellChannel: @unchecked Sendable {
                          local: zip(localDescriptors, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0))
     }
 
-    /// Closes the channel and returns how the shell ended.
-    public func close() -> CommandExit {
+    /// Closes the channel and returns how the shell ended. `graceful`: wait (at most 3 s) for the server's close,
+    /// which carries the exit status; otherwise (after `~.`, or when the server stopped answering) send the close
+    /// and go, leaving the channel to be freed once the server's close arrives, as `run` does after a cancel.
+    public func close(graceful: Bool = true) -> CommandExit {
         session.lock.lock()
         defer { session.lock.unlock() }
         guard !closed else { return CommandExit(status: nil, signal: nil) }
         closed = true
+        guard graceful else {
+            let exit = session.exitOf(channel)
+            session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
+            return exit
+        }
         if !session.isBroken {
             let waiter = io(timeout: 3)
             _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
