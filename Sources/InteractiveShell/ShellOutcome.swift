@@ -30,11 +30,11 @@ public struct ShellOutcome: Sendable, Equatable {
     }
 
     /// The exit status a command-line tool reports, as ssh does: the remote status (128+N for a signal); 255
-    /// when the connection was lost, ended with `~.`, or never started; 128+N for a local signal.
+    /// when the connection was lost, ended with `~.`, or never started; 130 when interrupted (as `essh exec`).
     public var exitCode: Int32 {
         switch end {
         case .exited(let exit): return exit.exitCode
-        case .interrupted(let signal): return 128 + (signal ?? 2)
+        case .interrupted: return 130
         case .escape, .connectionLost, .terminalClosed, .failedToStart: return 255
         }
     }

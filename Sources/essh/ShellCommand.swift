@@ -13,9 +13,9 @@ struct ShellCommand: ParsableCommand {
             of the local type ($TERM) and size, which follows when the window is resized. Escapes, typed right \
             after Enter: ~. leaves the shell, ~? lists the escapes, ~~ sends a ~.
             A server that does not answer 3 keepalives in a row (one every --keepalive seconds) counts as lost.
-            Exit status: the remote shell's; 128+N when a signal N killed it; 255 when connecting or logging in \
-            failed, the connection was lost, or ~. ended it; 2 when standard input is not a terminal (use essh exec \
-            DEST COMMAND in scripts).
+            Exit status: the remote shell's; 128+N when a signal N killed it; 130 when interrupted (SIGINT, SIGTERM, \
+            SIGHUP); 255 when connecting or logging in failed, the connection was lost, or ~. ended it; 2 when \
+            standard input is not a terminal (use essh exec DEST COMMAND in scripts).
             """
     )
 
