@@ -64,11 +64,11 @@ import TestSupport
         try tmux.waitFor(text: "one")
         try tmux.type("~?")
         try tmux.waitFor(text: "Supported escape sequences")
-        // `~~` sends one `~`; mid-line `~.` is text.
-        try tmux.type("~~/x~. ; echo typed")
-        try tmux.press("C-u")
-        try tmux.type("echo ~~")
+        // `~~` at the start of a line sends one `~` (bash then runs `~/`, the home folder); mid-line `~.` is text.
+        try tmux.type("~~/ ; echo a~.b")
         try tmux.press("Enter")
+        try tmux.waitFor(text: "a~.b")
+        try tmux.waitFor(text: "\(s.home)/: Is a directory")
         try tmux.type("~.")
         let screen = try tmux.waitFor(text: "EXIT=255")
         #expect(screen.contains { $0.contains("Disconnected from the shell") })
