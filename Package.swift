@@ -85,7 +85,8 @@ let appTargets: [Target] = [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
         "InteractiveShell",
     ]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
+                exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
 

@@ -4,6 +4,7 @@ import TUIKit
 enum SessionAction: Sendable, Equatable {
     case run, cancel, historyUp, historyDown, pageUp, pageDown, top, bottom
     case interfaces, routes, sockets, toggleParsed, end, help, search, searchNext, searchPrevious
+    case shell
 
     static let table = KeyBindingTable<SessionAction>([
         KeyBinding([.enter], .run, description: "Run the command line"),
@@ -17,6 +18,8 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.ctrl("n")], .searchNext, description: "Next (newer) match of the search"),
         KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
+        KeyBinding([.function(8)], .shell, label: "Shell",
+                   description: "Interactive shell on this session (~. or exit comes back)"),
         KeyBinding([.up], .historyUp, description: "Previous command from history"),
         KeyBinding([.down], .historyDown, description: "Next command from history"),
         KeyBinding([.pageUp], .pageUp, description: "Scroll output up (also the mouse wheel)"),

@@ -38,6 +38,8 @@ struct SessionState: Sendable {
     var table = ListState()
     /// Whether the output so far ends a line (so the result line starts on its own).
     var atLineStart = true
+    /// Opened only for a shell (from the servers screen): it ends with the shell.
+    var closeAfterShell = false
 
     init(target: ConnectTarget, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
         self.target = target
