@@ -27,10 +27,8 @@ struct TUIShellTests {
         #expect(screen.count >= height && screen[height - 1].hasPrefix("Enter Connect"))
     }
 
-    /// Waits for the remote shell's prompt (`essh-test@host:~$`), not the interface's `essh-test@127.0.0.1…`.
-    @discardableResult
-    private func waitForPrompt(_ tmux: TmuxSession, _ s: TestServers) throws -> [String] {
-        try tmux.waitFor("the remote prompt") { $0.contains { $0.hasPrefix("\(s.user)@") && $0.contains(":~$") } }
+    private func waitForPrompt(_ tmux: TmuxSession, _ s: TestServers) throws {
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
     }
 
     private func quit(_ tmux: TmuxSession) throws {
@@ -48,14 +46,7 @@ struct TUIShellTests {
         try tmux.press("t")
         try waitForPrompt(tmux, s)
         #expect(try tmux.display("#{alternate_on}") == "0", "the shell has the normal screen, as ssh does")
-        try tmux.type("echo $((6*7)) $TERM; stty size")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "42 xterm-256color")
-        try tmux.waitFor(text: "30 100")
-        try tmux.resize(width: 120, height: 35)
-        try tmux.type("clear; stty size")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "35 120")
+        try RemoteShellScript.typeAndResize(tmux, from: (100, 30), to: (120, 35))
         try tmux.type("exit 3")
         try tmux.press("Enter")
         let summary = try tmux.waitFor(text: "Shell summary")

@@ -30,15 +30,8 @@ import TestSupport
         let s = try TestServers.require()
         let tmux = try start(s, "shell " + connection(s))
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
-        try tmux.type("echo $((6*7)) $TERM; stty size")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "42 xterm-256color")
-        try tmux.waitFor(text: "30 100")
-        try tmux.resize(width: 120, height: 40)
-        try tmux.type("clear; stty size")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "40 120")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
+        try RemoteShellScript.typeAndResize(tmux, from: (100, 30), to: (120, 40))
         // Ctrl-C reaches the remote PTY (raw mode): it interrupts the remote command, not essh.
         try tmux.type("sleep 30")
         try tmux.press("Enter")
@@ -58,7 +51,7 @@ import TestSupport
         let s = try TestServers.require()
         let tmux = try start(s, connection(s))  // `essh DEST` is `essh shell DEST`
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         try tmux.type("echo one")
         try tmux.press("Enter")
         try tmux.waitFor(text: "one")
@@ -79,7 +72,7 @@ import TestSupport
         let s = try TestServers.require()
         let tmux = try start(s, "shell " + connection(s))
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let sshd = try esshConnection(tmux, s)
         sshd.signal(SIGKILL)
         let screen = try tmux.waitFor(text: "EXIT=255", timeout: 10)
@@ -91,7 +84,7 @@ import TestSupport
         let s = try TestServers.require()
         let tmux = try start(s, "shell --keepalive 1 " + connection(s))
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let sshd = try esshConnection(tmux, s)
         // Stopped, the server's processes keep the TCP connection open but say nothing: a dead network.
         sshd.signal(SIGSTOP)
@@ -105,7 +98,7 @@ import TestSupport
         let s = try TestServers.require()
         let tmux = try start(s, "shell " + connection(s))
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let pane = Int32(try tmux.display("#{pane_pid}")) ?? -1
         let essh = try #require(SSHDConnection.descendants(of: pane).first {
             ((try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("essh")
@@ -127,7 +120,7 @@ import TestSupport
         #expect(add.status == 0, "\(add.err)")
         let tmux = try start(s, "--db \(db) --known-hosts \(s.knownHosts) box")
         defer { tmux.kill() }
-        try tmux.waitFor(text: "\(s.user)@")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         try tmux.type("exit")
         try tmux.press("Enter")
         try tmux.waitFor(text: "EXIT=0")

@@ -2,8 +2,13 @@ import Glibc
 import Testing
 @testable import InteractiveShell
 
+/// Tests that change process-wide terminal settings and signal handlers run one at a time, never beside each
+/// other: raw mode's crash handlers and the shell's signal handlers are per process.
+@Suite(.serialized) enum OneTerminalAtATime {}
+
+extension OneTerminalAtATime {
 /// Raw mode on a real pseudo-terminal (openpty): the settings change as OpenSSH's do and come back exactly.
-@Suite(.serialized) struct RawModeTests {
+@Suite struct RawModeTests {
     final class PTY {
         var master: Int32 = -1
         var slave: Int32 = -1
@@ -84,4 +89,5 @@ import Testing
             #expect(cc[Int(VTIME)] == 0)
         }
     }
+}
 }
