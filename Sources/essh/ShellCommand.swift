@@ -9,7 +9,8 @@ struct ShellCommand: ParsableCommand {
         commandName: "shell",
         abstract: "Open an interactive shell on a server in this terminal (also: essh DEST).",
         discussion: """
-            DEST is a saved server's name (essh servers add) or [user@]host[:port]. The remote shell gets a terminal \
+            DEST is a saved server's name (essh servers add) or [user@]host[:port]. As with ssh, essh DEST opens a \
+            shell and essh DEST COMMAND... runs the command (essh exec). The remote shell gets a terminal \
             of the local type ($TERM) and size, which follows when the window is resized. Escapes, typed right \
             after Enter: ~. leaves the shell, ~? lists the escapes, ~~ sends a ~.
             A server that does not answer 3 keepalives in a row (one every --keepalive seconds) counts as lost.

@@ -141,6 +141,18 @@ import TestSupport
         #expect(text.contains("not an essh command"))
     }
 
+    @Test func wordsAfterDestAreACommandToRunAsWithSSH() throws {
+        let s = try TestServers.require()
+        let r = try Binary.runEssh(connection(s).split(separator: " ").map(String.init) + ["echo", "-n", "a", "b;", "exit 4"])
+        #expect(r.status == 4)
+        #expect(r.out == "a b")
+        // Subcommands keep their meaning; `essh` alone is the interface (not tried here: it needs a terminal).
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let list = try Binary.runEssh(["servers", "list"], environment: ["ESSH_DB": dir.file("essh.db")])
+        #expect(list.status == 0, "\(list.err)")
+    }
+
     @Test func withoutATerminalItSaysToUseExec() throws {
         let s = try TestServers.require()
         let r = try Binary.runEssh(["shell"] + connection(s).split(separator: " ").map(String.init), stdin: Data())
