@@ -18,7 +18,8 @@ enum SummaryView {
         if summary.unsaved != nil { lines += ["", "Not a saved server: s saves it."] }
         let width = min(areas[0].width, max(lines.map { DisplayWidth.of($0) }.max() ?? 0, 30) + 4)
         let box = areas[0].centered(width: width, height: min(areas[0].height, lines.count + 2))
-        let inner = Box(title: summary.shell == nil ? "Session summary" : "Shell summary", border: .preferred(unicode: unicode)).render(in: box, buffer: &buffer)
+        let title = summary.shell == nil ? "Session summary" : "Shell summary"
+        let inner = Box(title: title, border: .preferred(unicode: unicode)).render(in: box, buffer: &buffer)
         for (i, line) in lines.enumerated() where i < inner.height {
             buffer.setString(line, x: inner.x + 1, y: inner.y + i, style: i == 2 ? Theme.label : .plain, clip: inner)
         }

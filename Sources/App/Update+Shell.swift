@@ -32,7 +32,8 @@ extension Update {
             state.session = nil
             return [.disconnect]
         }
-        session.scrollback.appendLine("[shell · \(status.map { "exit \($0)" } ?? how) · \(duration(outcome.duration))]")
+        let result = status.map { "exit \($0)" } ?? how
+        session.scrollback.appendLine("[shell · \(result) · \(duration(outcome.duration))]")
         session.atLineStart = true
         state.session = session
         return []

@@ -11,8 +11,9 @@ public enum InteractiveShell {
     public struct Options: Sendable {
         /// The terminal type the remote PTY gets (the local TERM).
         public var term: String
-        /// The keyboard and the screen.
+        /// The keyboard (a terminal: it is put in raw mode).
         public var input: Int32
+        /// The screen the server's bytes go to.
         public var output: Int32
         /// The escape character (`~`); nil turns escapes off.
         public var escapeCharacter: UInt8?
@@ -122,7 +123,9 @@ private struct Loop {
             while true {
                 if let end = try pumpRemote(buffer) { return end }
                 if !pending.isEmpty {
-                    let written = pending.withUnsafeBytes { bytes in Result { () throws(SSHError) in try channel.write(bytes) } }
+                    let written = pending.withUnsafeBytes { bytes in
+                        Result { () throws(SSHError) in try channel.write(bytes) }
+                    }
                     pending.removeFirst(try written.get())
                 }
                 let now = monotonicSeconds()

@@ -40,8 +40,8 @@ public struct KeepaliveWatch: Sendable, Equatable {
 
     /// The reason given when the connection is declared lost.
     public var lostReason: String {
-        "The server did not answer \(maxMissed) keepalives in a row (\(formatSeconds(interval * Double(maxMissed + 1))) s "
-            + "without a word from it)."
+        let silence = formatSeconds(interval * Double(maxMissed + 1))
+        return "The server did not answer \(maxMissed) keepalives in a row (\(silence) s without a word from it)."
     }
 }
 

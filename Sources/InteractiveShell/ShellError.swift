@@ -6,5 +6,6 @@ public struct ShellError: Error, Sendable, CustomStringConvertible, Equatable {
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -2,8 +2,9 @@ import Glibc
 
 /// A terminal's size in character cells, as the kernel knows it (TIOCGWINSZ).
 public struct WindowSize: Sendable, Equatable {
-    /// Columns and rows.
+    /// Columns (characters per line).
     public var columns: Int
+    /// Rows (lines).
     public var rows: Int
 
     /// A size.

@@ -16,7 +16,8 @@ extension ResolvedConnection {
         } catch {
             if error.kind == .cancelled { throw ExitCode(130) }
             if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
-                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list)." + hint)
+                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list)."
+                           + hint)
                 throw ExitCode(255)
             }
             printError(error)

@@ -51,7 +51,8 @@ struct TUIShellTests {
         try tmux.press("Enter")
         let summary = try tmux.waitFor(text: "Shell summary")
         #expect(summary.contains { $0.contains("Exit status: 3") })
-        #expect(summary.contains { $0.range(of: #"Time of connection: \d+ seconds?"#, options: .regularExpression) != nil })
+        let time = #"Time of connection: \d+ seconds?"#
+        #expect(summary.contains { $0.range(of: time, options: .regularExpression) != nil })
         #expect(summary.contains { $0.contains("exited with status 3") })
         try tmux.press("Enter")
         // Back on the list, drawn whole at the new size, reloaded with the connection recorded.
@@ -104,8 +105,8 @@ struct TUIShellTests {
         #expect(lost.joined().contains("was lost."))
         #expect(lost.contains { $0.contains("The session is closed.") })
         try tmux.press("Enter")
-        expectServersScreen(try tmux.waitFor("the servers list") { $0.contains { $0.contains("box") && $0.contains("linux") } },
-                            height: 30)
+        let list = try tmux.waitFor("the servers list") { $0.contains { $0.contains("box") && $0.contains("linux") } }
+        expectServersScreen(list, height: 30)
         try quit(tmux)
     }
 

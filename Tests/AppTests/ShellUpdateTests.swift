@@ -25,7 +25,8 @@ struct ShellUpdateTests {
         var plain = Fixtures.loaded()
         Fixtures.keys(&plain, .enter)
         #expect(plain.connecting?.openShell == false)
-        #expect(Update.update(&plain, .connected(os: .linux, at: Fixtures.now)).contains(.handOver(.shell(title: "admin@10.0.0.5"))) == false)
+        let effects = Update.update(&plain, .connected(os: .linux, at: Fixtures.now))
+        #expect(!effects.contains(.handOver(.shell(title: "admin@10.0.0.5"))))
     }
 
     @Test func aShellOpenedFromTheServersEndsItsSessionAndTheSummaryLeadsBackToTheServers() {

@@ -143,7 +143,8 @@ import TestSupport
 
     @Test func wordsAfterDestAreACommandToRunAsWithSSH() throws {
         let s = try TestServers.require()
-        let r = try Binary.runEssh(connection(s).split(separator: " ").map(String.init) + ["echo", "-n", "a", "b;", "exit 4"])
+        let words = connection(s).split(separator: " ").map(String.init)
+        let r = try Binary.runEssh(words + ["echo", "-n", "a", "b;", "exit 4"])
         #expect(r.status == 4)
         #expect(r.out == "a b")
         // Subcommands keep their meaning; `essh` alone is the interface (not tried here: it needs a terminal).

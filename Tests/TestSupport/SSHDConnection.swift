@@ -91,8 +91,9 @@ public struct SSHDConnection: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 let f = line.split(separator: " ")
-                guard f.count > 9, let local = f[1].split(separator: ":").last, let remote = f[2].split(separator: ":").last,
-                      let lp = Int(local, radix: 16), let rp = Int(remote, radix: 16), let inode = UInt64(f[9])
+                guard f.count > 9, let local = f[1].split(separator: ":").last,
+                      let remote = f[2].split(separator: ":").last, let lp = Int(local, radix: 16),
+                      let rp = Int(remote, radix: 16), let inode = UInt64(f[9])
                 else { continue }
                 out.append(TCPSocket(localPort: lp, remotePort: rp, inode: inode))
             }
