@@ -19,12 +19,6 @@ public struct KeepaliveWatch: Sendable, Equatable {
     /// The server sent something at `now`.
     public mutating func heard(at now: Double) { lastHeard = max(lastHeard, now) }
 
-    /// How many keepalives have gone unanswered by `now`.
-    public func missed(at now: Double) -> Int {
-        guard interval > 0 else { return 0 }
-        return max(0, Int(((now - lastHeard) / interval).rounded(.down)) - 1)
-    }
-
     /// Whether the server has been silent too long by `now`.
     public func isLost(at now: Double) -> Bool {
         interval > 0 && now - lastHeard >= interval * Double(maxMissed + 1)

@@ -110,6 +110,22 @@ struct TUIShellTests {
         try quit(tmux)
     }
 
+    @Test func aTerminatingSignalMidShellLeavesTheTerminalSane() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try Self.start(dir, s)
+        defer { tmux.kill() }
+        try tmux.press("t")
+        try waitForPrompt(tmux, s)
+        let pane = Int32(try tmux.display("#{pane_pid}")) ?? -1
+        let essh = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
+        kill(essh, SIGTERM)
+        try tmux.waitFor(text: "ESSH-EXITED-143")
+        try tmux.waitFor(text: "TTY-SANE")
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
     @Test func aPasswordServerAsksInTheInterfaceThenTheShellOpens() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

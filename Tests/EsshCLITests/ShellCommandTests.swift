@@ -100,9 +100,7 @@ import TestSupport
         defer { tmux.kill() }
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let pane = Int32(try tmux.display("#{pane_pid}")) ?? -1
-        let essh = try #require(SSHDConnection.descendants(of: pane).first {
-            ((try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("essh")
-        })
+        let essh = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
         kill(essh, SIGTERM)
         let screen = try tmux.waitFor(text: "TTY-", timeout: 10)
         #expect(screen.contains { $0.contains("TTY-SANE") })

@@ -61,6 +61,13 @@ public struct SSHDConnection: Sendable {
         return out
     }
 
+    /// The first process below `pid` whose command name starts with `name` (`essh` inside a tmux pane).
+    public static func descendant(of pid: Int32, named name: String) -> Int32? {
+        descendants(of: pid).first {
+            ((try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix(name)
+        }
+    }
+
     static func allPids() -> [Int32] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
     }
