@@ -56,6 +56,13 @@ let inventoryTargets: [Target] = [
     .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
 ]
 
+// Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
+// Pure Foundation: no UI, no database.
+let mailTargets: [Target] = [
+    .target(name: "Mail"),
+    .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
+]
+
 // Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.
 // CEpoll: epoll and eventfd headers (in libc, so nothing to link); only Reachability imports it.
 let reachabilityTargets: [Target] = [
@@ -101,6 +108,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets,
+        + mailTargets + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )
