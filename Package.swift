@@ -82,7 +82,7 @@ let remoteCommandsTargets: [Target] = [
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
-        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
@@ -90,11 +90,11 @@ let appTargets: [Target] = [
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", argumentParser, logging,
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", argumentParser, logging,
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory"]),
 ]
 
 let package = Package(

@@ -47,3 +47,11 @@ extension Inventory {
         }
     }
 }
+
+extension Inventory {
+    /// Removes message `id` from the outbox (one that can never be delivered); false when there was none.
+    @discardableResult
+    public func dropMail(id: Int64) throws(InventoryError) -> Bool {
+        try write { db in try OutboxMail.deleteOne(db, key: id) }
+    }
+}

@@ -37,7 +37,7 @@ public enum MailInspector {
     }
 
     /// Waits (up to `timeout` seconds; delivery may be in the background) for a message in /var/mail/`user`
-    /// whose headers contain `marker` (a unique subject or Message-ID), and returns its raw bytes.
+    /// whose decoded Subject or Message-ID contains `marker`, and returns its raw bytes.
     public static func delivered(to user: String, marker: String, timeout: TimeInterval = 15) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -80,8 +80,8 @@ if mode == "find":
         box = mailbox.mbox(path, create=False)
         for key in box.keys():
             raw = box.get_bytes(key)
-            head = raw.split(b"\n\n", 1)[0]
-            if marker.encode() in head:
+            head = email.message_from_bytes(raw.split(b"\n\n", 1)[0] + b"\n\n", policy=email.policy.default)
+            if any(marker in str(head.get(name, "")) for name in ("Subject", "Message-ID")):
                 sys.stdout.buffer.write(raw)
                 break
     except (FileNotFoundError, mailbox.NoSuchMailboxError):
