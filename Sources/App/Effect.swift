@@ -25,4 +25,7 @@ enum Effect: Sendable, Equatable {
     case disconnect
     /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
     case keepalive
+    /// Runs work that needs the real terminal (a pipe into a local command); the runtime, not the runner,
+    /// takes this one, because only the UI thread may leave and re-enter the full-screen mode.
+    case handOver(Handoff)
 }

@@ -88,6 +88,9 @@ final class EffectRunner: @unchecked Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             }
+        case .handOver:
+            // Leaving and re-entering the full-screen mode is the UI thread's; AppRuntime runs these itself.
+            preconditionFailure("Effect.handOver is run by AppRuntime on the UI thread")
         case .disconnect:
             withLock {
                 connectCancel?.cancel()

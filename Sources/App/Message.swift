@@ -29,4 +29,6 @@ enum Message: Sendable {
     case quickFinished(id: Int, result: QuickResult, at: Date)
     /// The idle session's connection broke.
     case connectionLost(String, at: Date)
+    /// The terminal is back after `Effect.handOver`.
+    case handedBack(HandoffOutcome)
 }

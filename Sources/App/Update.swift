@@ -51,6 +51,8 @@ enum Update {
         case .settingsSaved:
             state.notice = "Settings saved."
             return []
+        case .handedBack(let outcome):
+            return handedBack(&state, outcome)
         default:
             return Update.connection(&state, message)
         }
