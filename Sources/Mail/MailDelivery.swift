@@ -19,6 +19,12 @@ public struct MailDelivery: Sendable {
         public var mail: PendingMail
         /// nil when it was sent; otherwise why not (it stays in the outbox).
         public var error: MailError?
+
+        /// The outcome of retrying `mail`.
+        public init(mail: PendingMail, error: MailError?) {
+            self.mail = mail
+            self.error = error
+        }
     }
 
     /// What delivers messages.

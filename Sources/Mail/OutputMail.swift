@@ -3,7 +3,7 @@ import Foundation
 /// A command's output as an e-mail: the status block, then the output as text (invalid UTF-8 shown as U+FFFD,
 /// never dropped). Output larger than `maxInline` bytes goes as a text attachment in a multipart/mixed message.
 /// Every header field is checked before anything is built: a control character in From, To or Subject is refused.
-public struct OutputMail: Sendable {
+public struct OutputMail: Sendable, Equatable {
     /// The sender address (`user@hostname` by default).
     public var from: String
     /// The recipients (each `local@domain` or a local user).
