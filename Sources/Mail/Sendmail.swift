@@ -35,6 +35,11 @@ public struct Sendmail: MailTransport {
         posix_spawn_file_actions_adddup2(&actions, input, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
+        // Nothing else of ours (SSH sockets, the database) may live on in sendmail or in what it leaves running
+        // (dma delivers from a background process). glibc ignores a close of a descriptor closed meanwhile.
+        for fd in Self.openDescriptors() where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         // Worker threads may block signals (the UI does); sendmail must start as it would from a shell, and in a
         // session of its own so it can never read from or write to the person's terminal.
         var attributes = posix_spawnattr_t()
@@ -112,7 +117,7 @@ public struct Sendmail: MailTransport {
 
     /// An unlinked temporary file only this process can read, holding `bytes`, positioned at its start.
     private static func privateFile(holding bytes: [UInt8]) throws(MailError) -> Int32 {
-        var template = Array((NSTemporaryDirectory() + "/essh-mail-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() + "essh-mail-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -132,6 +137,12 @@ public struct Sendmail: MailTransport {
         }
         lseek(fd, 0, SEEK_SET)
         return fd
+    }
+
+    /// This process's open file descriptors, from /proc/self/fd.
+    private static func openDescriptors() -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { Int32($0) }
     }
 
     /// What sendmail wrote (at most the first 4 KiB), as text.

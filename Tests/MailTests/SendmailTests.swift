@@ -18,6 +18,21 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir.file("stdin")).map(Array.init) == message)
     }
 
+    @Test func sendmailInheritsNoOtherDescriptorOfOurs() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let script = dir.file("sendmail")
+        // bash keeps its script open on fd 255; everything else would be ours.
+        try "#!/bin/bash\nls /proc/$$/fd > \(dir.file("fds"))\ncat >/dev/null\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let held = open(dir.file("held"), O_CREAT | O_WRONLY, 0o600)
+        defer { close(held) }
+        try Sendmail(path: script).send(Array("To: a@example.org\n\nx\n".utf8))
+        let fds = try String(contentsOfFile: dir.file("fds"), encoding: .utf8).split(separator: "\n")
+        #expect(Set(fds) == ["0", "1", "2", "255"])
+    }
+
     @Test func aMissingProgramIsToldApartFromAFailingOne() {
         let error = #expect(throws: MailError.self) { try Sendmail(path: "/nonexistent/sendmail").send([]) }
         #expect(error?.kind == .sendmailMissing)
