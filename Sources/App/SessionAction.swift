@@ -23,7 +23,7 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.function(7)], .save, label: "Save", description: "Save the last command's output to a file"),
         KeyBinding([.character("|")], .pipe, label: "Pipe",
                    description: "Pipe the last output into a local command (empty line)"),
-        KeyBinding([.function(8)], .retryMail, description: "Send the mail waiting in the outbox again"),
+        KeyBinding([.function(9)], .retryMail, description: "Send the mail waiting in the outbox again"),
         KeyBinding([.up], .historyUp, description: "Previous command from history"),
         KeyBinding([.down], .historyDown, description: "Next command from history"),
         KeyBinding([.pageUp], .pageUp, description: "Scroll output up (also the mouse wheel)"),

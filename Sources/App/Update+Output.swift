@@ -4,7 +4,7 @@ import NetParsers
 import TUIKit
 
 /// The last command's output leaving the session: mailed (F6), saved to a file (F7), piped into a local command
-/// (`|` on an empty command line), and the outbox sent again (F8).
+/// (`|` on an empty command line), and the outbox sent again (F9).
 extension Update {
     /// Keeps the running command's raw output and how it ended, before the session handles the message. Output is
     /// appended in place (`state.session?.capture?`), so a long stream is never copied chunk by chunk.
@@ -156,9 +156,9 @@ extension Update {
             case .success(.sent):
                 state.notice = "Mail sent to \(to.joined(separator: ", "))."
             case .success(.queued(let id, let error)):
-                state.notice = "Mail not sent; kept in the outbox as #\(id) (F8 sends it again)."
+                state.notice = "Mail not sent; kept in the outbox as #\(id) (F9 sends it again)."
                 state.dialog = DialogState(purpose: .notice, title: "Mail not sent", message: """
-                    \(error.message) The message is kept in the outbox as #\(id): F8 in a session sends it again \
+                    \(error.message) The message is kept in the outbox as #\(id): F9 in a session sends it again \
                     (or `essh mail --retry`).
                     """, buttons: ["OK"])
             case .success(.saved(let error, let outboxError, let savedTo)):

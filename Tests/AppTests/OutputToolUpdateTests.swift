@@ -123,7 +123,7 @@ struct OutputToolUpdateTests {
         _ = Update.update(&state, .mailFinished(.success(.queued(id: 4, error: error)), to: ["a@example.org"]))
         #expect(state.dialog?.message.contains("There is no sendmail program at /x.") == true)
         #expect(state.dialog?.message.contains("kept in the outbox as #4") == true)
-        #expect(state.notice?.contains("F8") == true)
+        #expect(state.notice?.contains("F9") == true)
     }
 
     @Test func f8RetriesTheOutboxAndSaysHowItWent() {
