@@ -126,9 +126,9 @@ struct OutputToolUpdateTests {
         #expect(state.notice?.contains("F9") == true)
     }
 
-    @Test func f8RetriesTheOutboxAndSaysHowItWent() {
+    @Test func f9RetriesTheOutboxAndSaysHowItWent() {
         var state = afterCommand()
-        #expect(Fixtures.keys(&state, .function(8)) == [.retryMail(sendmail: "/usr/sbin/sendmail")])
+        #expect(Fixtures.keys(&state, .function(9)) == [.retryMail(sendmail: "/usr/sbin/sendmail")])
         let pending = PendingMail(id: 1, recipients: "a@example.org", subject: "s", bytes: [], attempts: 1,
                                   lastError: nil)
         _ = Update.update(&state, .mailRetried([.init(mail: pending, error: nil)], error: nil))
