@@ -1,4 +1,5 @@
 import Inventory
+import Mail
 import NetParsers
 import Reachability
 
@@ -28,4 +29,10 @@ enum Effect: Sendable, Equatable {
     /// Runs work that needs the real terminal (a pipe into a local command); the runtime, not the runner,
     /// takes this one, because only the UI thread may leave and re-enter the full-screen mode.
     case handOver(Handoff)
+    /// Builds and sends a mail through `sendmail`, keeping it in the outbox when that fails.
+    case sendMail(OutputMail, sendmail: String)
+    /// Sends the outbox's waiting mail again.
+    case retryMail(sendmail: String)
+    /// Writes `bytes` to a new private file at `path` (never over an existing one).
+    case saveOutput(path: String, bytes: [UInt8])
 }

@@ -8,7 +8,7 @@ import SSH
 /// Runs effects off the UI thread and posts their results as messages. The database work runs on one serial
 /// queue, SSH on another (libssh2 allows one thread per session), checks on a third.
 final class EffectRunner: @unchecked Sendable {
-    private let inventory: Inventory
+    let inventory: Inventory
     private let queue: MessageQueue
     private let environment: [String: String]
     private let localUser: String
@@ -32,7 +32,7 @@ final class EffectRunner: @unchecked Sendable {
         log = AppLog(environment: environment)
     }
 
-    private func post(_ message: Message) {
+    func post(_ message: Message) {
         switch message {
         case .storeFailed(let text), .serverSaveFailed(let text): log.write("database: \(text)")
         case .connectionLost(let text, _): log.write("connection lost: \(text)")
@@ -88,6 +88,7 @@ final class EffectRunner: @unchecked Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             }
+        case .sendMail, .retryMail, .saveOutput: runOutput(effect)
         case .handOver:
             // Leaving and re-entering the full-screen mode is the UI thread's; AppRuntime runs these itself.
             preconditionFailure("Effect.handOver is run by AppRuntime on the UI thread")

@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import Mail
 import NetParsers
 import TUIKit
 
@@ -31,4 +32,10 @@ enum Message: Sendable {
     case connectionLost(String, at: Date)
     /// The terminal is back after `Effect.handOver`.
     case handedBack(HandoffOutcome)
+    /// How `Effect.sendMail` went (failure: the message could not be built), and to whom.
+    case mailFinished(Result<MailDelivery.Outcome, MailError>, to: [String])
+    /// How `Effect.retryMail` went (`error`: the outbox could not be read).
+    case mailRetried([MailDelivery.Retry], error: String?)
+    /// How `Effect.saveOutput` went (`error` nil: saved).
+    case outputSaved(path: String, error: String?)
 }

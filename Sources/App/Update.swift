@@ -53,7 +53,10 @@ enum Update {
             return []
         case .handedBack(let outcome):
             return handedBack(&state, outcome)
+        case .mailFinished, .mailRetried, .outputSaved:
+            return outputResult(&state, message)
         default:
+            captureOutput(&state, message)
             return Update.connection(&state, message)
         }
     }
