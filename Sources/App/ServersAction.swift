@@ -4,6 +4,7 @@ import TUIKit
 enum ServersAction: Sendable, Equatable {
     case up, down, pageUp, pageDown, first, last
     case connect, add, edit, delete, quickConnect, check, filter, settings, help, quit
+    case shell
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -15,6 +16,8 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("/")], .filter, label: "Filter", description: "Filter the list as you type"),
         KeyBinding([.character("?"), .function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Quit eSSH"),
+        KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
+                   description: "Open a shell on the selected server (~. leaves it)"),
         KeyBinding([.character("s")], .settings, label: "Settings", description: "Settings"),
         KeyBinding([.up, .character("k")], .up, description: "Previous server"),
         KeyBinding([.down, .character("j")], .down, description: "Next server"),

@@ -99,6 +99,11 @@ enum Update {
                     state.screen = .form
                     return []
                 case .back:
+                    if state.summary?.returnTo == .session, state.session != nil {
+                        state.summary = nil
+                        state.screen = .session
+                        return []
+                    }
                     state.summary = nil
                     state.screen = .servers
                     return [.load]
@@ -167,6 +172,9 @@ enum Update {
         case .connect:
             guard let server = state.selectedServer else { return [] }
             return connect(&state, ConnectTarget(server: server))
+        case .shell:
+            guard let server = state.selectedServer else { return [] }
+            return connect(&state, ConnectTarget(server: server), openShell: true)
         }
         state.list.scrollToSelection(visibleRows: page, count: count)
         return []
