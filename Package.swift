@@ -71,11 +71,19 @@ let remoteCommandsTargets: [Target] = [
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "TestSupport"]),
 ]
 
+// Fleet: one command on many servers at once (bounded parallelism, a deadline per server, results as each finishes),
+// grouping of identical outputs, the text report and the JSON. Knows SSH only; callers build the targets.
+let fleetTargets: [Target] = [
+    .target(name: "Fleet", dependencies: ["SSH"]),
+    .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
+]
+
 // App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+        "Fleet",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
@@ -83,7 +91,7 @@ let appTargets: [Target] = [
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", argumentParser, logging,
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", "Fleet", argumentParser, logging,
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
@@ -101,6 +109,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets,
+        + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )
