@@ -25,22 +25,33 @@ struct ExecCommand: ParsableCommand {
     @Flag(name: .customShort("n"), help: "Do not forward stdin (the command sees end-of-file at once).")
     var noStdin = false
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port].")
-    var dest: String
+    @OptionGroup var fleet: FleetOptions
+
+    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.")
+    var dest: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
     var command: [String] = []
 
     /// Options that take a value: `CommandLineArguments` uses this to find DEST.
-    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(["--timeout"]) }
+    static var valueOptions: Set<String> {
+        ConnectionOptions.valueOptions.union(["--timeout"]).union(FleetOptions.valueOptions)
+    }
 
     func validate() throws {
         try connection.validateOptions()
+        if isFleet { return try fleet.validate(dest: dest, command: command, timeout: timeout) }
+        guard dest != nil else { throw ValidationError("Give the server (DEST) and the command, e.g. essh exec web1 uptime.") }
         if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
     }
 
+    /// Several servers (`--all`, `--tag`, a comma list) or a fleet-only option (`--json`, `--group`, `--parallel`).
+    var isFleet: Bool { fleet.isRequested || dest?.contains(",") == true }
+
     func run() throws {
+        if isFleet { return try FleetExec(exec: self).run() }
+        guard let dest else { return }
         try connection.withSession(dest) { session, target, cancel, _ in
             target.recordConnection()
             try runCommand(session, target: target, cancel: cancel)
