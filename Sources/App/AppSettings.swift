@@ -18,6 +18,10 @@ struct AppSettings: Sendable, Equatable {
     var sendmailPath = "/usr/sbin/sendmail"
     /// known_hosts file ("" for ~/.ssh/known_hosts); $ESSH_KNOWN_HOSTS wins over it.
     var knownHosts = ""
+    /// Servers a fleet command runs on at once.
+    var fleetParallel = 64
+    /// Seconds each server of a fleet command may take, connecting included.
+    var fleetTimeout = 60.0
 
     /// One editable setting: its storage key, label, and how it reads and writes its text.
     struct Field: Sendable {
@@ -35,6 +39,8 @@ struct AppSettings: Sendable, Equatable {
         Field(key: "mail.recipient", label: "Mail recipient", hint: "an address, or empty"),
         Field(key: "mail.sendmail", label: "Sendmail path", hint: "absolute path"),
         Field(key: "ssh.known_hosts", label: "known_hosts file", hint: "empty for ~/.ssh/known_hosts"),
+        Field(key: "fleet.parallel", label: "Run on at once", hint: "servers at once for x, 1 to 1024"),
+        Field(key: "fleet.timeout", label: "Run timeout (s)", hint: "seconds per server for x, 1 to 86400"),
     ]
 
     init() {}
@@ -57,6 +63,8 @@ struct AppSettings: Sendable, Equatable {
         case "mail.recipient": return mailRecipient
         case "mail.sendmail": return sendmailPath
         case "ssh.known_hosts": return knownHosts
+        case "fleet.parallel": return String(fleetParallel)
+        case "fleet.timeout": return Self.number(fleetTimeout)
         default: return ""
         }
     }
@@ -96,6 +104,12 @@ struct AppSettings: Sendable, Equatable {
                 return "Give an absolute path (or ~/…), or leave it empty."
             }
             knownHosts = text
+        case "fleet.parallel":
+            guard let n = Int(text), (1...1024).contains(n) else { return "Give a number of servers from 1 to 1024." }
+            fleetParallel = n
+        case "fleet.timeout":
+            guard let n = Double(text), n >= 1, n <= 86_400 else { return "Give seconds from 1 to 86400." }
+            fleetTimeout = n
         default: return "Unknown setting."
         }
         return nil

@@ -13,6 +13,7 @@ enum AppView {
         case .session: cursor = SessionView.render(state, into: &buffer)
         case .summary:
             if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
+        case .fleet: FleetView.render(state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
         if let dialog = state.dialog {
@@ -21,6 +22,10 @@ enum AppView {
             return nil
         }
         if let prompt = state.prompt { return render(prompt, border: border, into: &buffer) }
+        if let input = state.fleet.commandInput {
+            return FleetView.renderCommandPrompt(input, count: state.fleet.pendingNames.count, border: border,
+                                                 into: &buffer)
+        }
         if state.showHelp {
             let items = helpItems(state)
             let area = buffer.area.centered(width: min(buffer.size.width, 70),
@@ -38,6 +43,7 @@ enum AppView {
         case .servers: return ServersAction.table.helpItems
         case .form: return FormAction.table.helpItems
         case .session: return SessionAction.table.helpItems
+        case .fleet: return FleetAction.table.helpItems
         case .connecting, .summary: return SummaryAction.table.helpItems
         }
     }

@@ -25,4 +25,10 @@ enum Effect: Sendable, Equatable {
     case disconnect
     /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
     case keepalive
+    /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
+    /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id.
+    case runFleet(id: Int, targets: [ConnectTarget], command: String, knownHosts: String, parallel: Int,
+                  timeout: Double)
+    /// Stops the servers of the fleet run still running (what finished is kept).
+    case cancelFleet
 }

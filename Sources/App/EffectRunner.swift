@@ -22,6 +22,8 @@ final class EffectRunner: @unchecked Sendable {
     private var session: SSHSession?
     private var connectCancel: Cancellation?
     private var commandCancel: Cancellation?
+    /// The fleet run in progress (its own threads; see EffectRunner+Fleet).
+    let fleetJobs = FleetJobs()
 
     init(inventory: Inventory, queue: MessageQueue, environment: [String: String], localUser: String) {
         self.inventory = inventory
@@ -32,7 +34,7 @@ final class EffectRunner: @unchecked Sendable {
         log = AppLog(environment: environment)
     }
 
-    private func post(_ message: Message) {
+    func post(_ message: Message) {
         switch message {
         case .storeFailed(let text), .serverSaveFailed(let text): log.write("database: \(text)")
         case .connectionLost(let text, _): log.write("connection lost: \(text)")
@@ -88,6 +90,10 @@ final class EffectRunner: @unchecked Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             }
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout):
+            runFleet(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
+                     timeout: timeout)
+        case .cancelFleet: fleetJobs.cancel()
         case .disconnect:
             withLock {
                 connectCancel?.cancel()
@@ -103,6 +109,7 @@ final class EffectRunner: @unchecked Sendable {
 
     /// Waits (bounded) for the SSH queue to say goodbye to the server before the process exits.
     func finish() {
+        fleetJobs.cancel()
         run(.disconnect)
         let done = DispatchSemaphore(value: 0)
         ssh.async { done.signal() }

@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Inventory
 import NetParsers
@@ -29,4 +30,10 @@ enum Message: Sendable {
     case quickFinished(id: Int, result: QuickResult, at: Date)
     /// The idle session's connection broke.
     case connectionLost(String, at: Date)
+    /// A fleet run's server took a parallel slot (connecting now).
+    case fleetStarted(id: Int, index: Int)
+    /// A fleet run's server finished (any status).
+    case fleetResult(id: Int, index: Int, FleetResult)
+    /// Every server of the fleet run has finished or was cancelled.
+    case fleetFinished(id: Int, at: Date)
 }

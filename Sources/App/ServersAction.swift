@@ -4,6 +4,7 @@ import TUIKit
 enum ServersAction: Sendable, Equatable {
     case up, down, pageUp, pageDown, first, last
     case connect, add, edit, delete, quickConnect, check, filter, settings, help, quit
+    case mark, markAll, runOnMarked
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -12,6 +13,10 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("d"), .delete], .delete, label: "Del", description: "Delete the selected server"),
         KeyBinding([.character("n")], .quickConnect, label: "Quick", description: "Connect to a host not saved"),
         KeyBinding([.character("c")], .check, label: "Check", description: "Check which servers are up now"),
+        KeyBinding([.character("x")], .runOnMarked, label: "Run",
+                   description: "Run a command on the marked servers (or the selected one) at once"),
+        KeyBinding([.character(" ")], .mark, label: "Mark", description: "Mark or unmark the selected server"),
+        KeyBinding([.character("*")], .markAll, description: "Mark every server shown (after a filter such as tag:web); again: unmark them"),
         KeyBinding([.character("/")], .filter, label: "Filter", description: "Filter the list as you type"),
         KeyBinding([.character("?"), .function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Quit eSSH"),

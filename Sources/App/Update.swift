@@ -51,6 +51,8 @@ enum Update {
         case .settingsSaved:
             state.notice = "Settings saved."
             return []
+        case .fleetStarted, .fleetResult, .fleetFinished:
+            return fleetMessage(&state, message)
         default:
             return Update.connection(&state, message)
         }
@@ -85,6 +87,7 @@ enum Update {
                 state.connecting?.stage = "Cancelling…"
                 return [.cancelConnect]
             case .session: return sessionKey(&state, key)
+            case .fleet: return fleetKey(&state, key)
             case .summary:
                 switch (state.summary?.keys ?? SummaryAction.table).action(for: key) {
                 case .save:
@@ -123,6 +126,7 @@ enum Update {
             }
             return []
         }
+        if state.fleet.commandInput != nil { return fleetCommandKey(&state, key) }
         guard let action = ServersAction.table.action(for: key) else {
             if key == .escape && !state.filter.text.isEmpty { state.filter.setText("") }
             return []
@@ -162,6 +166,9 @@ enum Update {
         case .connect:
             guard let server = state.selectedServer else { return [] }
             return connect(&state, ConnectTarget(server: server))
+        case .mark: markSelected(&state)
+        case .markAll: markAllVisible(&state)
+        case .runOnMarked: askFleetCommand(&state)
         }
         state.list.scrollToSelection(visibleRows: page, count: count)
         return []

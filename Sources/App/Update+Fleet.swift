@@ -1,0 +1,162 @@
+import Fleet
+import Foundation
+import Inventory
+import TUIKit
+
+/// Fleet commands: marking servers, asking for the command, the run's results coming in, the results screen's keys.
+extension Update {
+    static func markSelected(_ state: inout AppState) {
+        guard let server = state.selectedServer else { return }
+        if state.fleet.marked.remove(server.name) == nil { state.fleet.marked.insert(server.name) }
+        // Space marks and moves on, as in file managers, so a run of servers is marked key by key.
+        state.list.selectNext(count: state.visibleServers.count)
+    }
+
+    /// Marks every server shown; when all shown are marked already, unmarks them.
+    static func markAllVisible(_ state: inout AppState) {
+        let names = Set(state.visibleServers.map(\.name))
+        if !names.isEmpty && names.isSubset(of: state.fleet.marked) {
+            state.fleet.marked.subtract(names)
+            state.notice = "Unmarked \(names.count) server\(names.count == 1 ? "" : "s")."
+        } else {
+            state.fleet.marked.formUnion(names)
+            state.notice = "\(state.fleet.marked.count) marked. x runs a command on them."
+        }
+    }
+
+    /// The marked servers (list order), or the selected one when none is marked.
+    static func fleetServers(_ state: AppState) -> [Server] {
+        if !state.fleet.marked.isEmpty { return state.servers.filter { state.fleet.marked.contains($0.name) } }
+        return state.selectedServer.map { [$0] } ?? []
+    }
+
+    static func askFleetCommand(_ state: inout AppState) {
+        let servers = fleetServers(state)
+        guard !servers.isEmpty else { return }
+        state.fleet.pendingNames = servers.map(\.name)
+        state.fleet.commandInput = TextField()
+    }
+
+    static func fleetCommandKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        guard var input = state.fleet.commandInput else { return [] }
+        switch key {
+        case .escape:
+            state.fleet.commandInput = nil
+            return []
+        case .enter:
+            let command = input.text.trimmingCharacters(in: .whitespaces)
+            guard !command.isEmpty else { return [] }
+            state.fleet.commandInput = nil
+            return startFleet(&state, command: command)
+        default:
+            _ = input.handle(key)
+            state.fleet.commandInput = input
+            return []
+        }
+    }
+
+    static func startFleet(_ state: inout AppState, command: String) -> [Effect] {
+        let names = Set(state.fleet.pendingNames)
+        let servers = state.servers.filter { names.contains($0.name) }
+        guard !servers.isEmpty else { return [] }
+        let id = state.fleet.nextRunId
+        state.fleet.nextRunId += 1
+        state.fleet.run = FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)
+        state.screen = .fleet
+        return [.runFleet(id: id, targets: servers.map(ConnectTarget.init(server:)), command: command,
+                          knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
+                          timeout: state.settings.fleetTimeout)]
+    }
+
+    static func fleetMessage(_ state: inout AppState, _ message: Message) -> [Effect] {
+        guard var run = state.fleet.run else { return [] }
+        switch message {
+        case .fleetStarted(let id, let index):
+            guard id == run.id, run.results.indices.contains(index), !run.results[index].status.isFinal else {
+                return []
+            }
+            run.results[index].status = .running
+        case .fleetResult(let id, let index, let result):
+            guard id == run.id, run.results.indices.contains(index) else { return [] }
+            run.results[index] = result
+            run.regroup()
+            if run.detail == index { run.detailText = FleetRun.sanitised(FleetReport.body(result)) }
+        case .fleetFinished(let id, let at):
+            guard id == run.id else { return [] }
+            run.finishedAt = at
+            run.cancelling = false
+            state.notice = nil
+        default: return []
+        }
+        state.fleet.run = run
+        return []
+    }
+
+    static func fleetKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        guard var run = state.fleet.run else {
+            state.screen = .servers
+            return []
+        }
+        let layout = ScreenLayout.fleet(state.size, servers: run.results.count)
+        if let detail = run.detail {
+            // One server's full output: scroll it; Esc or Enter goes back to the results.
+            let rows = layout.detail.height
+            switch FleetAction.table.action(for: key) {
+            case .back, .open: run.detail = nil
+            case .up: run.detailView.scroll(by: -1, in: run.detailText, height: rows)
+            case .down: run.detailView.scroll(by: 1, in: run.detailText, height: rows)
+            case .pageUp: run.detailView.scroll(by: -max(1, rows - 1), in: run.detailText, height: rows)
+            case .pageDown: run.detailView.scroll(by: max(1, rows - 1), in: run.detailText, height: rows)
+            case .top: run.detailView.scrollToTop(in: run.detailText)
+            case .bottom: run.detailView.scrollToBottom(in: run.detailText, height: rows)
+            case .help: state.showHelp = true
+            case .mail, nil: _ = detail
+            }
+            state.fleet.run = run
+            return []
+        }
+        let count = run.results.count
+        let rows = layout.output.height
+        var effects: [Effect] = []
+        switch FleetAction.table.action(for: key) {
+        case .up: run.list.selectPrevious(count: count)
+        case .down: run.list.selectNext(count: count)
+        case .open:
+            guard let i = run.list.selected, run.results.indices.contains(i) else { break }
+            run.detail = i
+            run.detailText = FleetRun.sanitised(FleetReport.body(run.results[i]))
+            run.detailView = TextViewState(top: 0, left: 0, follow: false)
+        case .back:
+            if run.isRunning {
+                run.cancelling = true
+                state.notice = "Stopping the servers still running…"
+                effects = [.cancelFleet]
+            } else {
+                state.screen = .servers
+            }
+        case .pageUp: run.groupedView.scroll(by: -max(1, rows - 1), in: run.grouped, height: rows)
+        case .pageDown: run.groupedView.scroll(by: max(1, rows - 1), in: run.grouped, height: rows)
+        case .top: run.groupedView.scrollToTop(in: run.grouped)
+        case .bottom: run.groupedView.scrollToBottom(in: run.grouped, height: rows)
+        case .help: state.showHelp = true
+        case .mail, nil: break
+        }
+        run.list.scrollToSelection(visibleRows: max(1, layout.table.height - 1), count: count)
+        state.fleet.run = run
+        return effects
+    }
+}
+
+extension ScreenLayout {
+    /// Title, per-server table (up to half the screen), a rule, grouped output, status line, key bar; `detail` is
+    /// the area one server's full output takes.
+    static func fleet(_ size: Size, servers: Int) -> (title: Rect, table: Rect, rule: Rect, output: Rect, status: Rect,
+                                                       keys: Rect, detail: Rect) {
+        let body = max(0, size.height - 4)
+        let tableHeight = min(servers + 1, max(2, body / 2))
+        let rows = Layout.split(Rect(size), .vertical,
+                                [.fixed(1), .fixed(tableHeight), .fixed(1), .fill(1), .fixed(1), .fixed(1)])
+        let detail = Layout.split(Rect(size), .vertical, [.fixed(1), .fill(1), .fixed(1), .fixed(1)])[1]
+        return (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], detail)
+    }
+}
