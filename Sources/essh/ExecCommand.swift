@@ -13,6 +13,12 @@ struct ExecCommand: ParsableCommand {
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
             130 when interrupted; 255 when connecting or logging in failed.
+            Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
+            printed as it comes, prefixed "name: " (--group: identical outputs once, with their servers; --json: one \
+            document at the end); a summary goes to stderr. --timeout is then each server's time, connecting included \
+            (default: the fleet.timeout setting, else 60 s); stdin is not forwarded; unknown host keys are refused, \
+            never asked. Exit status: 0 when every server ran the command and it exited 0, 1 otherwise, 130 when \
+            interrupted (what finished is still printed).
             """
     )
 

@@ -5,12 +5,11 @@ import TestSupport
 /// Fleet commands in the real `essh` in tmux: mark servers, `x`, a command, the results screen.
 @Suite("essh TUI fleet in tmux", .serialized)
 struct TUIFleetTests {
-    @Test func markTwoServersRunACommandAndReadTheGroupedResults() throws {
+    /// Saves these servers (the real sshd at each loopback address, the harness key) and opens essh on them.
+    private func start(_ dir: TempDir, _ list: [(name: String, host: String, tag: String)]) throws -> TmuxSession {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
         let db = dir.file("essh.db")
-        for (name, host, tag) in [("alpha", "127.0.0.2", "web"), ("beta", "127.0.0.3", "web"), ("gamma", "127.0.0.1", "db")] {
+        for (name, host, tag) in list {
             let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
                                           "--user", servers.user, "--key", servers.key("id_ed25519"), "--tag", tag],
                                          environment: ["ESSH_DB": db])
@@ -18,7 +17,13 @@ struct TUIFleetTests {
         }
         let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
             + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
+        return try TmuxSession(command: command, width: 100, height: 30)
+    }
+
+    @Test func markTwoServersRunACommandAndReadTheGroupedResults() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("alpha", "127.0.0.2", "web"), ("beta", "127.0.0.3", "web"), ("gamma", "127.0.0.1", "db")])
         defer { tmux.kill() }
         try tmux.waitFor(text: "gamma")
         // Space marks alpha and moves on; Space marks beta.
@@ -64,19 +69,9 @@ struct TUIFleetTests {
     }
 
     @Test func escStopsTheServersStillRunningAndKeepsWhatFinished() throws {
-        let servers = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let db = dir.file("essh.db")
-        for (name, host) in [("fast", "127.0.0.1"), ("slow", "127.0.0.2")] {
-            let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
-                                          "--user", servers.user, "--key", servers.key("id_ed25519")],
-                                         environment: ["ESSH_DB": db])
-            #expect(add.status == 0, "\(add.err)")
-        }
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
-            + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
+        let tmux = try start(dir, [("fast", "127.0.0.1", "a"), ("slow", "127.0.0.2", "a")])
         defer { tmux.kill() }
         try tmux.waitFor(text: "slow")
         try tmux.press("*", "x")
