@@ -22,9 +22,8 @@ enum AppView {
             return nil
         }
         if let prompt = state.prompt { return render(prompt, border: border, into: &buffer) }
-        if let input = state.fleet.commandInput {
-            return FleetView.renderCommandPrompt(input, count: state.fleet.pendingNames.count, border: border,
-                                                 into: &buffer)
+        if let question = state.fleet.question {
+            return FleetView.render(question, count: state.fleet.pendingNames.count, border: border, into: &buffer)
         }
         if state.showHelp {
             let items = helpItems(state)

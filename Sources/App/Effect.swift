@@ -26,9 +26,10 @@ enum Effect: Sendable, Equatable {
     /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
     case keepalive
     /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
-    /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id.
+    /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
+    /// only) serves the servers that log in with a password.
     case runFleet(id: Int, targets: [ConnectTarget], command: String, knownHosts: String, parallel: Int,
-                  timeout: Double)
+                  timeout: Double, password: String?)
     /// Stops the servers of the fleet run still running (what finished is kept).
     case cancelFleet
 }

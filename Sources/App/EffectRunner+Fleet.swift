@@ -6,17 +6,19 @@ import SSH
 /// own SSH session), never on the session's SSH queue, so a run and an open session do not wait for each other.
 extension EffectRunner {
     func runFleet(id: Int, targets: [ConnectTarget], command: String, knownHosts: String, parallel: Int,
-                  timeout: Double) {
+                  timeout: Double, password: String?) {
+        // The password asked once before the run answers every server that logs in with one; nothing else is asked
+        // (an unknown host key is refused: FleetTarget).
+        let prompter = NonInteractivePrompter(password: password)
         let fleetTargets = targets.map { target -> FleetTarget in
-            // The same options a connection from the Servers screen uses; the fleet never asks (FleetTarget).
+            // The same options a connection from the Servers screen uses.
             let (options, problem) = connectOptions(target, knownHosts: knownHosts)
             let name = target.name ?? target.host
-            if target.auth == .password {
-                return FleetTarget(name: name, options: options, problem: "This server logs in with a password; "
-                                   + "runs on several servers use keys or the agent (on the command line, essh exec "
-                                   + "--password-file gives one password for all).")
+            if target.auth == .password && password == nil {
+                return FleetTarget(name: name, options: options,
+                                   problem: "This server logs in with a password and none was given.")
             }
-            return FleetTarget(name: name, options: options, problem: problem)
+            return FleetTarget(name: name, options: options, prompter: prompter, problem: problem)
         }
         let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))
         fleetJobs.start(runner)

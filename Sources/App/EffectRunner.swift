@@ -90,9 +90,9 @@ final class EffectRunner: @unchecked Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             }
-        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout):
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
             runFleet(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
-                     timeout: timeout)
+                     timeout: timeout, password: password)
         case .cancelFleet: fleetJobs.cancel()
         case .disconnect:
             withLock {

@@ -7,14 +7,27 @@ import TUIKit
 struct FleetState: Sendable {
     /// Names of the marked servers (kept by name, so a reload or a filter does not lose them).
     var marked: Set<String> = []
-    /// The command line being typed after `x`; nil when not asking.
-    var commandInput: TextField?
+    /// The command (then, for servers that log in with a password, the password) being typed after `x`.
+    var question: FleetQuestion?
     /// The servers the typed command will run on.
     var pendingNames: [String] = []
     /// The current (or last) run.
     var run: FleetRun?
     /// Ids for runs, so late results of an older run are ignored.
     var nextRunId = 1
+}
+
+/// What `x` asks before a fleet run starts.
+struct FleetQuestion: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// The command line.
+        case command
+        /// One password for the chosen servers that log in with a password (`count` of them), asked once.
+        case password(command: String, count: Int)
+    }
+
+    var kind: Kind
+    var input: TextField
 }
 
 /// One run of a command on several servers, as the Fleet screen shows it.

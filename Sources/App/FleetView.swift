@@ -79,18 +79,20 @@ enum FleetView {
         return String(text.split(separator: "\n", maxSplits: 1).first ?? "")
     }
 
-    /// The box asking for the command after `x`.
-    static func renderCommandPrompt(_ input: TextField, count: Int, border: Border, into buffer: inout Buffer)
-        -> Point?
-    {
+    /// The box asking for the command after `x` (or the one password for the servers that need it).
+    static func render(_ question: FleetQuestion, count: Int, border: Border, into buffer: inout Buffer) -> Point? {
         let width = min(buffer.size.width - 2, 70)
         let frame = buffer.area.centered(width: width, height: 6)
         buffer.fill(frame)
         let inner = Box(title: "Run a command", border: border).render(in: frame, buffer: &buffer)
-        buffer.setString("Command to run on \(count) server\(count == 1 ? "" : "s") at once:", x: inner.x + 1,
-                         y: inner.y, clip: inner)
+        let label: String
+        switch question.kind {
+        case .command: label = "Command to run on \(count) server\(count == 1 ? "" : "s") at once:"
+        case .password(_, let n): label = "Password for the \(n) server\(n == 1 ? "" : "s") that log in with one:"
+        }
+        buffer.setString(label, x: inner.x + 1, y: inner.y, clip: inner)
         let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
-        let cursor = input.render(in: field, buffer: &buffer, style: Theme.field)
+        let cursor = question.input.render(in: field, buffer: &buffer, style: Theme.field)
         buffer.setString("Enter: run   Esc: cancel", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
         return cursor
     }

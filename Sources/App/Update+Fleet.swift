@@ -34,28 +34,44 @@ extension Update {
         let servers = fleetServers(state)
         guard !servers.isEmpty else { return }
         state.fleet.pendingNames = servers.map(\.name)
-        state.fleet.commandInput = TextField()
+        state.fleet.question = FleetQuestion(kind: .command, input: TextField())
     }
 
-    static func fleetCommandKey(_ state: inout AppState, _ key: Key) -> [Effect] {
-        guard var input = state.fleet.commandInput else { return [] }
+    /// Keys while `x` asks for the command, then (when some chosen servers log in with a password) for one password
+    /// for all of them; Esc gives up, nothing runs.
+    static func fleetQuestionKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        guard var question = state.fleet.question else { return [] }
         switch key {
         case .escape:
-            state.fleet.commandInput = nil
+            state.fleet.question = nil
             return []
         case .enter:
-            let command = input.text.trimmingCharacters(in: .whitespaces)
-            guard !command.isEmpty else { return [] }
-            state.fleet.commandInput = nil
-            return startFleet(&state, command: command)
+            switch question.kind {
+            case .command:
+                let command = question.input.text.trimmingCharacters(in: .whitespaces)
+                guard !command.isEmpty else { return [] }
+                let names = Set(state.fleet.pendingNames)
+                let withPassword = state.servers.filter { names.contains($0.name) && $0.auth == .password }.count
+                if withPassword > 0 {
+                    state.fleet.question = FleetQuestion(kind: .password(command: command, count: withPassword),
+                                                         input: TextField(masked: true))
+                    return []
+                }
+                state.fleet.question = nil
+                return startFleet(&state, command: command, password: nil)
+            case .password(let command, _):
+                state.fleet.question = nil
+                let password = question.input.text
+                return startFleet(&state, command: command, password: password.isEmpty ? nil : password)
+            }
         default:
-            _ = input.handle(key)
-            state.fleet.commandInput = input
+            _ = question.input.handle(key)
+            state.fleet.question = question
             return []
         }
     }
 
-    static func startFleet(_ state: inout AppState, command: String) -> [Effect] {
+    static func startFleet(_ state: inout AppState, command: String, password: String?) -> [Effect] {
         let names = Set(state.fleet.pendingNames)
         let servers = state.servers.filter { names.contains($0.name) }
         guard !servers.isEmpty else { return [] }
@@ -65,7 +81,7 @@ extension Update {
         state.screen = .fleet
         return [.runFleet(id: id, targets: servers.map(ConnectTarget.init(server:)), command: command,
                           knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
-                          timeout: state.settings.fleetTimeout)]
+                          timeout: state.settings.fleetTimeout, password: password)]
     }
 
     static func fleetMessage(_ state: inout AppState, _ message: Message) -> [Effect] {

@@ -126,7 +126,7 @@ enum Update {
             }
             return []
         }
-        if state.fleet.commandInput != nil { return fleetCommandKey(&state, key) }
+        if state.fleet.question != nil { return fleetQuestionKey(&state, key) }
         guard let action = ServersAction.table.action(for: key) else {
             if key == .escape && !state.filter.text.isEmpty { state.filter.setText("") }
             return []

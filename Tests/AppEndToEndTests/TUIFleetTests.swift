@@ -6,12 +6,14 @@ import TestSupport
 @Suite("essh TUI fleet in tmux", .serialized)
 struct TUIFleetTests {
     /// Saves these servers (the real sshd at each loopback address, the harness key) and opens essh on them.
+    /// A tag `pw` saves the server as logging in with a password.
     private func start(_ dir: TempDir, _ list: [(name: String, host: String, tag: String)]) throws -> TmuxSession {
         let servers = try TestServers.require()
         let db = dir.file("essh.db")
         for (name, host, tag) in list {
+            let login = tag == "pw" ? ["--auth", "password"] : ["--key", servers.key("id_ed25519")]
             let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
-                                          "--user", servers.user, "--key", servers.key("id_ed25519"), "--tag", tag],
+                                          "--user", servers.user, "--tag", tag] + login,
                                          environment: ["ESSH_DB": db])
             #expect(add.status == 0, "\(add.err)")
         }
@@ -89,6 +91,27 @@ struct TUIFleetTests {
         try tmux.press("Escape")
         try tmux.waitFor(text: "2 marked")
         try tmux.press("q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func onePasswordAskedOnceLogsInToThePasswordServers() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("keyed", "127.0.0.1", "a"), ("pw1", "127.0.0.2", "pw"), ("pw2", "127.0.0.3", "pw")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "pw2")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 3 servers")
+        try tmux.type("id -un")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Password for the 2 servers that log in with one")
+        try tmux.type(servers.password)
+        #expect(try !tmux.screen().contains { $0.contains(servers.password) })
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "3 servers: 3 ok in ")
+        try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
+        try tmux.press("Escape", "q")
         try tmux.waitFor(text: "ESSH-EXITED-0")
     }
 }

@@ -48,12 +48,32 @@ struct FleetUpdateTests {
         Fixtures.type(&state, "uptime")
         let effects = Fixtures.keys(&state, .enter)
         #expect(state.screen == .fleet)
-        guard case .runFleet(let id, let targets, let command, _, let parallel, let timeout)? = effects.first else {
+        guard case .runFleet(let id, let targets, let command, _, let parallel, let timeout, let password)?
+                = effects.first else {
             Issue.record("expected runFleet, got \(effects)")
             return
         }
         #expect(targets.map(\.name) == ["web1", "café-ünï"])
         #expect(command == "uptime" && parallel == 64 && timeout == 60 && id == state.fleet.run?.id)
+        #expect(password == nil)
+    }
+
+    @Test func onePasswordIsAskedMaskedWhenAChosenServerLogsInWithOne() {
+        var state = Fixtures.loaded()
+        state.servers[1].auth = .password
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "id")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.fleet.question?.kind == .password(command: "id", count: 1))
+        Fixtures.type(&state, "s3cret")
+        #expect(Fixtures.screen(state).contains { $0.contains("******") && !$0.contains("s3cret") })
+        #expect(Fixtures.screen(state).contains { $0.contains("Password for the 1 server that log in with one") })
+        let effects = Fixtures.keys(&state, .enter)
+        guard case .runFleet(_, let targets, "id", _, _, _, "s3cret")? = effects.first else {
+            Issue.record("expected runFleet with the password, got \(effects.count) effects")
+            return
+        }
+        #expect(targets.count == 4)
     }
 
     @Test func xWithNothingMarkedRunsOnTheSelectedServerAndEscCancelsTheQuestion() {
@@ -61,7 +81,7 @@ struct FleetUpdateTests {
         Fixtures.keys(&state, .down, .character("x"))
         #expect(state.fleet.pendingNames == ["db-main"])
         Fixtures.keys(&state, .escape)
-        #expect(state.fleet.commandInput == nil && state.screen == .servers)
+        #expect(state.fleet.question == nil && state.screen == .servers)
     }
 
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {

@@ -162,4 +162,24 @@ import TestSupport
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "--all")
     }
+
+    @Test func onePasswordFileServesEveryPasswordServerAndNothingIsAsked() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        for i in 1...2 {
+            try add(dir, ["pw\(i)", "--host", "127.0.0.\(i)", "--port", String(s.port), "--user", s.user,
+                          "--auth", "password"])
+        }
+        let file = dir.file("pw")
+        FileManager.default.createFile(atPath: file, contents: Data((s.password + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let ok = try essh(dir, ["exec", "--all", "--known-hosts", s.knownHosts, "--password-file", file, "--", "id -un"])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.out.split(separator: "\n").sorted() == ["pw1: \(s.user)", "pw2: \(s.user)"])
+        // Without it (and no terminal to ask once on) each server says why, and the run does not stop to ask.
+        let none = try essh(dir, ["exec", "--all", "--known-hosts", s.knownHosts, "--", "id -un"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
+    }
 }
