@@ -91,7 +91,8 @@ let appTargets: [Target] = [
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", "Fleet", argumentParser, logging,
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", "Fleet", "TUIKit", argumentParser,
+    logging,
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),

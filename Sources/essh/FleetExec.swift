@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import Inventory
 import SSH
+import TUIKit
 
 /// `essh exec --all | --tag TAG | NAME,NAME... -- COMMAND`: one command on many servers at once. Output lines come
 /// as they arrive, each prefixed `name: ` (stderr lines on stderr), or grouped (`--group`) or as JSON (`--json`) at
@@ -35,7 +36,10 @@ struct FleetExec {
         if exec.fleet.json {
             print(FleetJSON.encode(results))
         } else if exec.fleet.group {
-            print(FleetReport.grouped(results), terminator: "")
+            let text = FleetReport.grouped(results)
+            // On a terminal remote text is shown, never obeyed; into a pipe it goes as it came.
+            print(isatty(STDOUT_FILENO) != 0 ? TextSanitizer.sanitize(text, policy: .dropStyling) : text,
+                  terminator: "")
         }
         let summary = FleetSummary(results)
         FileHandle.standardError.write(Data((summary.line(elapsed: Date().timeIntervalSince(started)) + "\n").utf8))
@@ -122,15 +126,30 @@ struct FleetExec {
 }
 
 /// Writes each server's output as `name: line` lines the moment a line is complete (stdout lines to stdout, stderr
-/// lines to stderr), then what went wrong. Called by the runner one callback at a time.
+/// lines to stderr), then what went wrong. Called by the runner one callback at a time. Lines going to a terminal
+/// are sanitised (escape sequences shown, not obeyed: two hundred servers' output interleaved must not be able to
+/// move the cursor or retitle the window); into a pipe or file they go byte for byte.
 final class LinePrinter: @unchecked Sendable {
     private let names: [String]
     private let stream: Bool
+    private let sanitiseOut = isatty(STDOUT_FILENO) != 0
+    private let sanitiseErr = isatty(STDERR_FILENO) != 0
     private var partial: [Int: [SSH.OutputStream: [UInt8]]] = [:]
 
     init(names: [String], stream: Bool) {
         self.names = names
         self.stream = stream
+    }
+
+    /// `name: ` before the line (without its newline), sanitised for a terminal; every line the sanitiser makes
+    /// (a lone CR ends one) gets the prefix.
+    private func prefixed(_ i: Int, _ line: ArraySlice<UInt8>, _ which: SSH.OutputStream) -> [UInt8] {
+        let prefix = names[i] + ": "
+        guard which == .stdout ? sanitiseOut : sanitiseErr else {
+            return Array(prefix.utf8) + line + [UInt8(ascii: "\n")]
+        }
+        let text = TextSanitizer.sanitize(String(decoding: line, as: UTF8.self), policy: .dropStyling)
+        return Array((prefix + text.replacingOccurrences(of: "\n", with: "\n" + prefix) + "\n").utf8)
     }
 
     func output(_ i: Int, _ which: SSH.OutputStream, _ bytes: UnsafeRawBufferPointer) {
@@ -140,7 +159,7 @@ final class LinePrinter: @unchecked Sendable {
         var start = 0
         var out: [UInt8] = []
         while let nl = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            out += Array(names[i].utf8) + Array(": ".utf8) + pending[start...nl]
+            out += prefixed(i, pending[start..<nl], which)
             start = nl + 1
         }
         partial[i, default: [:]][which] = Array(pending[start...])
@@ -150,9 +169,7 @@ final class LinePrinter: @unchecked Sendable {
     func finish(_ i: Int, _ result: FleetResult) {
         guard stream else { return }
         for which in [SSH.OutputStream.stdout, .stderr] {
-            if let rest = partial[i]?[which], !rest.isEmpty {
-                write(which, Array(names[i].utf8) + Array(": ".utf8) + rest + [UInt8(ascii: "\n")])
-            }
+            if let rest = partial[i]?[which], !rest.isEmpty { write(which, prefixed(i, rest[...], which)) }
         }
         partial[i] = nil
         var note: String?

@@ -182,4 +182,20 @@ import TestSupport
         #expect(none.status == 1)
         #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
     }
+
+    @Test func onATerminalRemoteEscapeSequencesAreShownNotObeyedAndIntoAPipeTheyPassAsTheyCame() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let command = #"printf 'a\033]0;pwned\007b\n'"#
+        let tmux = try TmuxSession(command: "ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec web1,web2 "
+                                   + "--known-hosts \(s.knownHosts) -- \"\(command)\"; sleep 30", width: 80, height: 10)
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor(text: "2 servers: 2 ok")
+        #expect(screen.contains("web1: a␛]0;pwned␇b") && screen.contains("web2: a␛]0;pwned␇b"))
+        #expect(try tmux.display("#{pane_title}") != "pwned")
+        let piped = try essh(dir, ["exec", "web1,web2", "--known-hosts", s.knownHosts, "--", command])
+        #expect(piped.stdout.contains(Data("web1: a\u{1B}]0;pwned\u{07}b\n".utf8)))
+    }
 }
