@@ -1,5 +1,6 @@
 import Fleet
 import Foundation
+import Reachability
 import SSH
 
 /// Fleet runs: `FleetRunner` on a thread of its own (it starts one worker thread per parallel slot, each with its
@@ -20,7 +21,8 @@ extension EffectRunner {
             }
             return FleetTarget(name: name, options: options, prompter: prompter, problem: problem)
         }
-        let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))
+        let fits = FleetRunner.parallel(parallel, openFiles: FileDescriptorLimit.raiseToHard())
+        let runner = FleetRunner(options: .init(parallel: fits, timeout: timeout))
         fleetJobs.start(runner)
         let thread = Thread { [self] in
             _ = runner.run(fleetTargets, command: command,

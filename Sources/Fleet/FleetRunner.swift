@@ -28,6 +28,12 @@ public final class FleetRunner: @unchecked Sendable {
     /// Default seconds per server (pssh's default too).
     public static let defaultTimeout = 60.0
 
+    /// The parallelism that fits `openFiles` descriptors: each running server holds a socket and a cancellation
+    /// pipe (three descriptors), and some are kept for everything else.
+    public static func parallel(_ wanted: Int, openFiles: Int) -> Int {
+        max(1, min(wanted, (openFiles - 64) / 3))
+    }
+
     private let executor: any FleetExecutor
     private let options: Options
     private let lock = NSLock()

@@ -3,6 +3,7 @@ import Dispatch
 import Fleet
 import Foundation
 import Inventory
+import Reachability
 import SSH
 import TUIKit
 
@@ -16,7 +17,8 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let (targets, settings) = try resolveTargets()
-        let parallel = exec.fleet.parallel ?? settings.parallel
+        let parallel = FleetRunner.parallel(exec.fleet.parallel ?? settings.parallel,
+                                            openFiles: FileDescriptorLimit.raiseToHard())
         let timeout = exec.timeout ?? settings.timeout
         let command = exec.command.joined(separator: " ")
         let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))

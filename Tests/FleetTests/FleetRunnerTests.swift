@@ -81,4 +81,10 @@ import Testing
         options.hostKeyPolicy = .acceptNew
         #expect(FleetTarget(name: "h", options: options).options.hostKeyPolicy == .acceptNew)
     }
+
+    @Test func parallelismFitsTheOpenFileLimit() {
+        #expect(FleetRunner.parallel(64, openFiles: 1024) == 64)
+        #expect(FleetRunner.parallel(1024, openFiles: 1024) == 320)
+        #expect(FleetRunner.parallel(8, openFiles: 10) == 1)
+    }
 }
