@@ -56,6 +56,13 @@ let inventoryTargets: [Target] = [
     .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
 ]
 
+// Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
+// Pure Foundation: no UI, no database.
+let mailTargets: [Target] = [
+    .target(name: "Mail"),
+    .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
+]
+
 // Reachability: online checks of thousands of servers at once from one epoll loop. No database, no SSH.
 // CEpoll: epoll and eventfd headers (in libc, so nothing to link); only Reachability imports it.
 let reachabilityTargets: [Target] = [
@@ -82,7 +89,7 @@ let fleetTargets: [Target] = [
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
-        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
         "Fleet",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
@@ -91,12 +98,12 @@ let appTargets: [Target] = [
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "App", "Fleet", "TUIKit", argumentParser,
-    logging,
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", "Fleet", "TUIKit",
+    argumentParser, logging,
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory"]),
 ]
 
 let package = Package(
@@ -110,6 +117,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets,
+        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets,
     swiftLanguageModes: [.v6]
 )

@@ -40,7 +40,25 @@ final class AppRuntime {
     }
 
     private func dispatch(_ message: Message) {
-        for effect in Update.update(&state, message) { runner.run(effect) }
+        for effect in Update.update(&state, message) {
+            if case .handOver(let handoff) = effect {
+                handOver(handoff)
+            } else {
+                runner.run(effect)
+            }
+        }
+    }
+
+    /// Leaves the full-screen mode, lets the handoff use the terminal, takes it back (everything is redrawn).
+    private func handOver(_ handoff: Handoff) {
+        let outcome: HandoffOutcome
+        do {
+            outcome = try terminal.suspend { runner.handOver(handoff) }
+        } catch {
+            state.notice = "The terminal could not be handed over: \(error)"
+            return
+        }
+        dispatch(.handedBack(outcome))
     }
 
     /// Runs until the person quits; the caller shuts the terminal down.

@@ -16,6 +16,10 @@ struct AppSettings: Sendable, Equatable {
     var mailRecipient = ""
     /// The sendmail program for mail.
     var sendmailPath = "/usr/sbin/sendmail"
+    /// The From address of mail ("" for user@hostname).
+    var mailFrom = ""
+    /// Bytes of output a mail shows inline; larger output is attached.
+    var mailMaxInline = 1_048_576
     /// known_hosts file ("" for ~/.ssh/known_hosts); $ESSH_KNOWN_HOSTS wins over it.
     var knownHosts = ""
     /// Servers a fleet command runs on at once.
@@ -38,6 +42,8 @@ struct AppSettings: Sendable, Equatable {
         Field(key: "ui.autoconnect", label: "Autoconnect to", hint: "a saved server's name, or empty"),
         Field(key: "mail.recipient", label: "Mail recipient", hint: "an address, or empty"),
         Field(key: "mail.sendmail", label: "Sendmail path", hint: "absolute path"),
+        Field(key: "mail.from", label: "Mail from", hint: "an address, or empty for user@hostname"),
+        Field(key: "mail.max_inline", label: "Mail inline limit", hint: "bytes in the body; larger output is attached"),
         Field(key: "ssh.known_hosts", label: "known_hosts file", hint: "empty for ~/.ssh/known_hosts"),
         Field(key: "fleet.parallel", label: "Run on at once", hint: "servers at once for x, 1 to 1024"),
         Field(key: "fleet.timeout", label: "Run timeout (s)", hint: "seconds per server for x, 1 to 86400"),
@@ -62,6 +68,8 @@ struct AppSettings: Sendable, Equatable {
         case "ui.autoconnect": return autoconnect
         case "mail.recipient": return mailRecipient
         case "mail.sendmail": return sendmailPath
+        case "mail.from": return mailFrom
+        case "mail.max_inline": return String(mailMaxInline)
         case "ssh.known_hosts": return knownHosts
         case "fleet.parallel": return String(fleetParallel)
         case "fleet.timeout": return Self.number(fleetTimeout)
@@ -92,10 +100,16 @@ struct AppSettings: Sendable, Equatable {
             scrollback = n
         case "ui.autoconnect": autoconnect = text
         case "mail.recipient":
-            if !text.isEmpty && (!text.contains("@") || text.contains(" ")) {
-                return "Give an address like ops@example.com, or leave it empty."
-            }
+            if !text.isEmpty, let problem = MailSettings.problem(recipients: text) { return problem }
             mailRecipient = text
+        case "mail.from":
+            if !text.isEmpty, let problem = MailSettings.problem(from: text) { return problem }
+            mailFrom = text
+        case "mail.max_inline":
+            guard let n = Int(text), (1_000...1_073_741_824).contains(n) else {
+                return "Give a number of bytes from 1000 to 1073741824."
+            }
+            mailMaxInline = n
         case "mail.sendmail":
             guard text.hasPrefix("/") else { return "Give an absolute path, e.g. /usr/sbin/sendmail." }
             sendmailPath = text

@@ -16,6 +16,9 @@ enum AppView {
         case .fleet: FleetView.render(state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
+        if state.screen == .session, let tool = state.session?.tool {
+            cursor = OutputToolView.render(tool, border: border, into: &buffer)
+        }
         if let dialog = state.dialog {
             _ = Dialog(title: dialog.title, message: dialog.message, buttons: dialog.buttons, selected: dialog.selected,
                        border: border).render(in: buffer.area.inset(horizontal: 2, vertical: 1), buffer: &buffer)

@@ -1,4 +1,5 @@
 import Inventory
+import Mail
 import NetParsers
 import Reachability
 
@@ -25,6 +26,15 @@ enum Effect: Sendable, Equatable {
     case disconnect
     /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
     case keepalive
+    /// Runs work that needs the real terminal (a pipe into a local command); the runtime, not the runner,
+    /// takes this one, because only the UI thread may leave and re-enter the full-screen mode.
+    case handOver(Handoff)
+    /// Builds and sends a mail through `sendmail`, keeping it in the outbox when that fails.
+    case sendMail(OutputMail, sendmail: String)
+    /// Sends the outbox's waiting mail again.
+    case retryMail(sendmail: String)
+    /// Writes `bytes` to a new private file at `path` (never over an existing one).
+    case saveOutput(path: String, bytes: [UInt8])
     /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
     /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
     /// only) serves the servers that log in with a password.

@@ -8,7 +8,7 @@ import SSH
 /// Runs effects off the UI thread and posts their results as messages. The database work runs on one serial
 /// queue, SSH on another (libssh2 allows one thread per session), checks on a third.
 final class EffectRunner: @unchecked Sendable {
-    private let inventory: Inventory
+    let inventory: Inventory
     private let queue: MessageQueue
     private let environment: [String: String]
     private let localUser: String
@@ -90,6 +90,10 @@ final class EffectRunner: @unchecked Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             }
+        case .sendMail, .retryMail, .saveOutput: runOutput(effect)
+        case .handOver:
+            // Leaving and re-entering the full-screen mode is the UI thread's; AppRuntime runs these itself.
+            preconditionFailure("Effect.handOver is run by AppRuntime on the UI thread")
         case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
             runFleet(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
                      timeout: timeout, password: password)

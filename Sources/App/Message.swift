@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Inventory
+import Mail
 import NetParsers
 import TUIKit
 
@@ -30,6 +31,14 @@ enum Message: Sendable {
     case quickFinished(id: Int, result: QuickResult, at: Date)
     /// The idle session's connection broke.
     case connectionLost(String, at: Date)
+    /// The terminal is back after `Effect.handOver`.
+    case handedBack(HandoffOutcome)
+    /// How `Effect.sendMail` went (failure: the message could not be built), and to whom.
+    case mailFinished(Result<MailDelivery.Outcome, MailError>, to: [String])
+    /// How `Effect.retryMail` went (`error`: the outbox could not be read).
+    case mailRetried([MailDelivery.Retry], error: String?)
+    /// How `Effect.saveOutput` went (`error` nil: saved).
+    case outputSaved(path: String, error: String?)
     /// A fleet run's server took a parallel slot (connecting now).
     case fleetStarted(id: Int, index: Int)
     /// A fleet run's server finished (any status).

@@ -4,6 +4,7 @@ import TUIKit
 enum SessionAction: Sendable, Equatable {
     case run, cancel, historyUp, historyDown, pageUp, pageDown, top, bottom
     case interfaces, routes, sockets, toggleParsed, end, help, search, searchNext, searchPrevious
+    case mail, save, pipe, retryMail
 
     static let table = KeyBindingTable<SessionAction>([
         KeyBinding([.enter], .run, description: "Run the command line"),
@@ -17,6 +18,12 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.ctrl("n")], .searchNext, description: "Next (newer) match of the search"),
         KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
+        // After End: on an 80-column key bar these are cut first; help (F1) always lists them.
+        KeyBinding([.function(6)], .mail, label: "Mail", description: "Mail the last command's output (sendmail)"),
+        KeyBinding([.function(7)], .save, label: "Save", description: "Save the last command's output to a file"),
+        KeyBinding([.character("|")], .pipe, label: "Pipe",
+                   description: "Pipe the last output into a local command (empty line)"),
+        KeyBinding([.function(9)], .retryMail, description: "Send the mail waiting in the outbox again"),
         KeyBinding([.up], .historyUp, description: "Previous command from history"),
         KeyBinding([.down], .historyDown, description: "Next command from history"),
         KeyBinding([.pageUp], .pageUp, description: "Scroll output up (also the mouse wheel)"),

@@ -38,6 +38,10 @@ struct SessionState: Sendable {
     var table = ListState()
     /// Whether the output so far ends a line (so the result line starts on its own).
     var atLineStart = true
+    /// The last command's raw output and end, for mail, save and pipe (Update+Output).
+    var capture: OutputCapture?
+    /// The mail / save / pipe form open over the output.
+    var tool: OutputToolState?
 
     init(target: ConnectTarget, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
         self.target = target

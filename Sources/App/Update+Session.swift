@@ -127,6 +127,7 @@ extension Update {
     }
 
     static func sessionKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        if let effects = outputKey(&state, key) { return effects }
         guard var session = state.session else { return [] }
         if SessionAction.table.action(for: key) == .end {
             return (session.running != nil ? [.cancelCommand] : []) + endSession(&state, reason: nil)
@@ -194,8 +195,8 @@ extension Update {
             session.search = SessionSearch()
         case .searchNext, .searchPrevious:
             state.notice = "Ctrl-F searches the output first."
-        case .end: return []
-        case nil:
+        case .end, .mail, .save, .retryMail: return []
+        case .pipe, nil:
             _ = session.input.handle(key)
         }
         return []

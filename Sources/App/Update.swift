@@ -51,9 +51,14 @@ enum Update {
         case .settingsSaved:
             state.notice = "Settings saved."
             return []
+        case .handedBack(let outcome):
+            return handedBack(&state, outcome)
+        case .mailFinished, .mailRetried, .outputSaved:
+            return outputResult(&state, message)
         case .fleetStarted, .fleetResult, .fleetFinished:
             return fleetMessage(&state, message)
         default:
+            captureOutput(&state, message)
             return Update.connection(&state, message)
         }
     }

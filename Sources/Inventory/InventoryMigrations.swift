@@ -48,6 +48,21 @@ enum InventoryMigrations {
                 t.column("value", .text).notNull()
             }
         }
+        // The mail outbox: a message that could not be sent waits here for a retry (issue 6).
+        migrator.registerMigration("v3-mail-outbox") { db in
+            try db.create(table: "outboxMail") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("createdAt", .datetime).notNull()
+                t.column("recipients", .text).notNull()  // comma-separated, as in the To header
+                t.column("subject", .text).notNull()
+                t.column("message", .blob).notNull()  // the whole message, headers and body, as sendmail gets it
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("lastAttemptAt", .datetime)
+                t.column("sentAt", .datetime)
+            }
+            try db.create(index: "outboxMail_pending", on: "outboxMail", columns: ["sentAt", "id"])
+        }
         return migrator
     }
 }

@@ -20,6 +20,7 @@ struct Essh: ParsableCommand {
         ServersCommand.self,
         CheckCommand.self,
         NetCommand.self,
+        MailCommand.self,
     ]
 
     @OptionGroup var database: DatabaseOptions

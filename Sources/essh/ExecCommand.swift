@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Mail
 import SSH
 
 /// `essh exec DEST [--] COMMAND...`: runs one command on a server, like `ssh DEST COMMAND`.
@@ -12,7 +13,8 @@ struct ExecCommand: ParsableCommand {
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
-            130 when interrupted; 255 when connecting or logging in failed.
+            130 when interrupted; 255 when connecting or logging in failed. With --mail: 75 when the mail was not \
+            sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
             Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
             printed as it comes, prefixed "name: " (--group: identical outputs once, with their servers; --json: one \
             document at the end); a summary goes to stderr. --timeout is then each server's time, connecting included \
@@ -31,6 +33,14 @@ struct ExecCommand: ParsableCommand {
     @Flag(name: .customShort("n"), help: "Do not forward stdin (the command sees end-of-file at once).")
     var noStdin = false
 
+    @Option(name: .customLong("mail"), help: ArgumentHelp(
+        "Also mail the output, with a status block, to these addresses (separated by commas).",
+        valueName: "address,..."))
+    var mailTo: String?
+
+    @Option(name: .long, help: "The mail's subject (default: “essh: COMMAND on DEST”).")
+    var subject: String?
+
     @OptionGroup var fleet: FleetOptions
 
     @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.")
@@ -41,11 +51,14 @@ struct ExecCommand: ParsableCommand {
 
     /// Options that take a value: `CommandLineArguments` uses this to find DEST.
     static var valueOptions: Set<String> {
-        ConnectionOptions.valueOptions.union(["--timeout"]).union(FleetOptions.valueOptions)
+        ConnectionOptions.valueOptions.union(["--timeout", "--mail", "--subject"]).union(FleetOptions.valueOptions)
     }
 
     func validate() throws {
         try connection.validateOptions()
+        if subject != nil && mailTo == nil { throw ValidationError("--subject goes with --mail ADDRESS.") }
+        if let mailTo { try MailOptions.check { () throws(MailError) in _ = try MailAddress.parseList(mailTo) } }
+        if let subject { try MailOptions.check { () throws(MailError) in try HeaderSafety.check(subject, field: "Subject") } }
         if isFleet { return try fleet.validate(dest: dest, command: command, timeout: timeout) }
         guard dest != nil else { throw ValidationError("Give the server (DEST) and the command, e.g. essh exec web1 uptime.") }
         if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
@@ -56,21 +69,24 @@ struct ExecCommand: ParsableCommand {
     var isFleet: Bool { fleet.isRequested || dest?.contains(",") == true }
 
     func run() throws {
-        if isFleet { return try FleetExec(exec: self).run() }
+        let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }
+        if isFleet { return try FleetExec(exec: self, mail: mail).run() }
         guard let dest else { return }
         try connection.withSession(dest) { session, target, cancel, _ in
             target.recordConnection()
-            try runCommand(session, target: target, cancel: cancel)
+            try runCommand(session, target: target, cancel: cancel, mail: mail)
         }
     }
 
-    private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation) throws {
+    private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation,
+                            mail: ExecMail?) throws {
         // A command line is what a shell would see: words joined by spaces, as ssh does.
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
         var brokenPipe = false
         do {
             let exit = try session.run(line, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
+                mail?.keep(bytes)
                 guard !brokenPipe else { return }
                 if !writeAll(stream == .stdout ? STDOUT_FILENO : STDERR_FILENO, bytes) {
                     brokenPipe = true
@@ -82,6 +98,9 @@ struct ExecCommand: ParsableCommand {
             if let signal = exit.signal {
                 printError("the remote command was killed by signal \(signal).")
             }
+            let port = target.options.port == 22 ? "" : ":\(target.options.port)"
+            try mail?.send(server: target.server?.name ?? target.options.host + port, user: target.options.user, command: line, status: exit.status,
+                           signal: exit.signal.map { "\($0)" })
             throw ExitCode(exit.exitCode)
         } catch let error as SSHError {
             session.disconnect()

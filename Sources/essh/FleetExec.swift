@@ -3,6 +3,7 @@ import Dispatch
 import Fleet
 import Foundation
 import Inventory
+import Mail
 import Reachability
 import SSH
 import TUIKit
@@ -13,6 +14,8 @@ import TUIKit
 /// 130 when interrupted (what finished is still printed), 1 otherwise.
 struct FleetExec {
     let exec: ExecCommand
+    /// `--mail`: the whole report (summary, one row per server, grouped output) is mailed at the end.
+    let mail: ExecMail?
 
     func run() throws {
         let started = Date()
@@ -44,9 +47,26 @@ struct FleetExec {
                   terminator: "")
         }
         let summary = FleetSummary(results)
-        FileHandle.standardError.write(Data((summary.line(elapsed: Date().timeIntervalSince(started)) + "\n").utf8))
+        let elapsed = Date().timeIntervalSince(started)
+        FileHandle.standardError.write(Data((summary.line(elapsed: elapsed) + "\n").utf8))
+        if let mail {
+            try send(mail, FleetReport.text(command: command, results: results, elapsed: elapsed), command: command,
+                     count: results.count)
+        }
         if runner.isCancelled { throw ExitCode(130) }
         if !summary.allOK { throw ExitCode(1) }
+    }
+
+    /// Mails the report as plain text (no single-server status block: the report has one row per server). Throws
+    /// the exit status when the mail was not sent (75: kept in the outbox; see `MailOptions.send`).
+    func send(_ mail: ExecMail, _ report: String, command: String, count: Int) throws {
+        let subject = mail.subject ?? CommandReport(server: "\(count) server\(count == 1 ? "" : "s")", user: "",
+                                                    command: command, exitStatus: nil, startedAt: Date(),
+                                                    duration: 0).defaultSubject
+        let message = OutputMail(from: mail.settings.sender, to: mail.recipients, subject: subject, report: nil,
+                                 output: Array(report.utf8), maxInline: mail.settings.maxInline,
+                                 attachmentName: "essh-fleet-report.txt")
+        try mail.options.send(message, settings: mail.settings)
     }
 
     /// The fleet settings stored in the database (`fleet.parallel`, `fleet.timeout`).

@@ -1,0 +1,4 @@
+/// How a `Handoff` ended, for the status line.
+enum HandoffOutcome: Sendable, Equatable {
+    case piped(command: String, result: LocalCommandResult)
+}

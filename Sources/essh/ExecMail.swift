@@ -1,0 +1,54 @@
+import App
+import ArgumentParser
+import Foundation
+import Mail
+
+/// `essh exec --mail`: keeps a copy of the output while it is printed, then mails it with the status block.
+final class ExecMail {
+    /// Output kept for the mail at most; beyond it the mail says the output was cut (it was still printed in full).
+    static let keepLimit = 64 << 20
+
+    let recipients: [String]
+    let subject: String?
+    let options: MailOptions
+    let settings: MailSettings
+    private(set) var output: [UInt8] = []
+    private var cut = 0
+    let startedAt = Date()
+
+    /// Checks the settings up front, so a wrong setting fails before the command runs.
+    init(to: String, subject: String?, database: DatabaseOptions) throws {
+        options = MailOptions(database: database, sendmail: nil)
+        settings = try options.settings()
+        recipients = try MailAddress.parseList(to)
+        self.subject = subject
+        do {
+            try MailAddress.validate(settings.sender, field: "From")
+        } catch {
+            CommandFailure.printError("the mail.from setting is wrong: \(error.message) Nothing was run.")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Keeps a chunk of stdout or stderr (interleaved as they came, as a terminal shows them).
+    func keep(_ bytes: UnsafeRawBufferPointer) {
+        let room = Self.keepLimit - output.count
+        if room >= bytes.count {
+            output.append(contentsOf: bytes)
+        } else {
+            output.append(contentsOf: bytes.prefix(max(0, room)))
+            cut += bytes.count - max(0, room)
+        }
+    }
+
+    /// Mails what was kept; throws the exit status when the mail was not sent (see `MailOptions.send`).
+    func send(server: String, user: String, command: String, status: Int32?, signal: String?) throws {
+        let report = CommandReport(server: server, user: user, command: command, exitStatus: status, signal: signal,
+                                   startedAt: startedAt, duration: Date().timeIntervalSince(startedAt))
+        var text = output
+        if cut > 0 { text += Array("\n[essh: \(cut) more bytes of output were printed but not mailed]\n".utf8) }
+        let mail = OutputMail(from: settings.sender, to: recipients, subject: subject ?? report.defaultSubject,
+                              report: report, output: text, maxInline: settings.maxInline)
+        try options.send(mail, settings: settings)
+    }
+}

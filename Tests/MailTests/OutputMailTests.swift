@@ -1,0 +1,157 @@
+import Foundation
+import Mail
+import TestSupport
+import Testing
+
+/// The message builder, checked by an independent parser (Python's `email`).
+@Suite struct OutputMailTests {
+    let report = CommandReport(server: "web1", user: "ops", command: "df -h", exitStatus: 0,
+                               startedAt: Date(timeIntervalSince1970: 1_790_000_000), duration: 1.25)
+
+    func mail(subject: String = "essh: df -h on web1", output: String = "Filesystem Size\n/dev/sda1 10G\n",
+              maxInline: Int = OutputMail.defaultMaxInline) -> OutputMail {
+        OutputMail(from: "ops@example.org", to: ["a@example.org", "b@example.org"], subject: subject, report: report,
+                   output: Array(output.utf8), maxInline: maxInline, timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    @Test func headersAreCompleteAndWellFormed() throws {
+        let composed = try mail().compose()
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.asciiHeaders)
+        #expect(parsed.header("From") == "ops@example.org")
+        #expect(parsed.header("To") == "a@example.org, b@example.org")
+        #expect(parsed.header("Subject") == "essh: df -h on web1")
+        #expect(parsed.header("MIME-Version") == "1.0")
+        #expect(parsed.header("Message-ID") == composed.messageID)
+        #expect(composed.messageID.hasPrefix("<") && composed.messageID.hasSuffix("@example.org>"))
+        let date = try #require(parsed.header("Date"))
+        #expect(MailDate.parse(date) != nil)
+        #expect(parsed.parts.count == 1)
+        #expect(parsed.parts[0].contentType == "text/plain")
+        #expect(parsed.parts[0].charset == "utf-8")
+        #expect(parsed.parts[0].transferEncoding == "quoted-printable")
+        #expect(parsed.longestLine <= 78)
+    }
+
+    @Test func bodyStartsWithTheStatusBlockThenTheOutput() throws {
+        let text = try #require(try MailInspector.parse(try mail().compose().bytes).parts.first?.text)
+        #expect(text == """
+            Server:      web1
+            User:        ops
+            Command:     df -h
+            Exit status: 0 (success)
+            Started:     2026-09-21 14:13:20 +0000
+            Duration:    1.250 s
+
+            Filesystem Size
+            /dev/sda1 10G
+
+            """)
+    }
+
+    @Test func statusBlockNamesFailuresAndSignals() {
+        var failed = report
+        failed.exitStatus = 3
+        #expect(failed.block().contains("Exit status: 3 (failure)\n"))
+        failed.exitStatus = nil
+        failed.signal = "TERM"
+        #expect(failed.block().contains("Exit status: killed by signal TERM\n"))
+        failed.signal = nil
+        #expect(failed.block().contains("did not finish"))
+    }
+
+    @Test func nonASCIISubjectIsEncodedFoldedAndDecodesToTheSame() throws {
+        let subject = "essh: df -h auf Größe-Server 日本語のサーバー名がとても長いのでヘッダーを折り返す必要があります ✓"
+        let composed = try mail(subject: subject).compose()
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.asciiHeaders)
+        #expect(parsed.header("Subject") == subject)
+        let raw = try #require(parsed.rawHeaders.first { $0[0] == "Subject" }?[1])
+        #expect(raw.contains("\n "))  // folded over several lines
+        for line in raw.split(separator: "\n") { #expect(line.utf8.count <= 76) }
+        #expect(EncodedWord.decode(raw) == subject)
+    }
+
+    @Test func longASCIISubjectIsFoldedAtSpaces() throws {
+        let subject = (1...30).map { "word\($0)" }.joined(separator: " ")
+        let header = EncodedWord.header("Subject", subject)
+        #expect(header.contains("\n "))
+        for line in header.split(separator: "\n") { #expect(line.utf8.count <= 78) }
+        #expect(try MailInspector.parse(Array((header + "\n\nx\n").utf8)).header("Subject") == subject)
+    }
+
+    @Test func textThatLooksLikeAnEncodedWordIsEncodedToo() throws {
+        let subject = "literally =?UTF-8?B?SGk=?= here"
+        #expect(EncodedWord.decode(String(EncodedWord.header("Subject", subject).dropFirst(9))) == subject)
+    }
+
+    @Test func nonASCIIAndInvalidUTF8OutputSurvivesAsText() throws {
+        var output = Array("Grüße 日本 ✓\n".utf8)
+        output += [0x66, 0xFF, 0xFE, 0x6F, 0x0A]  // invalid UTF-8 in the middle of a line
+        output += Array(String(repeating: "x=y ", count: 60).utf8) + [0x0A]  // a long line with "=" signs
+        var m = mail()
+        m.output = output
+        let composed = try m.compose()
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.longestLine <= 76 + 2)
+        let text = try #require(parsed.parts.first?.text)
+        #expect(text.hasSuffix("Grüße 日本 ✓\nf\u{FFFD}\u{FFFD}o\n" + String(repeating: "x=y ", count: 60) + "\n"))
+    }
+
+    @Test func outputWithoutFinalNewlineGetsNone() throws {
+        var m = mail()
+        m.report = nil
+        m.output = Array("no newline".utf8)
+        #expect(try MailInspector.parse(try m.compose().bytes).parts.first?.text == "no newline")
+    }
+
+    @Test func outputAboveTheLimitIsAttached() throws {
+        let big = (1...200).map { "line \($0) with ümlaut\n" }.joined()
+        let composed = try mail(output: big, maxInline: 1000).compose()
+        #expect(composed.attached)
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.header("Content-Type")?.hasPrefix("multipart/mixed") == true)
+        #expect(parsed.parts.count == 2)
+        #expect(parsed.parts[0].text?.hasPrefix("Server:      web1\n") == true)
+        #expect(parsed.parts[0].text?.contains("attached as essh-output.txt") == true)
+        #expect(parsed.parts[1].filename == "essh-output.txt")
+        #expect(parsed.parts[1].contentType == "text/plain")
+        #expect(parsed.parts[1].text == big)
+        #expect(parsed.longestLine <= 78)
+    }
+
+    @Test func outputAtTheLimitStaysInline() throws {
+        let composed = try mail(output: String(repeating: "a", count: 1000), maxInline: 1000).compose()
+        #expect(!composed.attached)
+    }
+
+    @Test(arguments: [
+        ("Subject", "hi\r\nBcc: victim@example.org"),
+        ("Subject", "hi\nBcc: victim@example.org"),
+        ("Subject", "tab\there"),
+        ("Subject", "next line\u{85}x"),
+        ("Subject", "separator\u{2028}x"),
+        ("To", "a@example.org\nBcc: victim@example.org"),
+        ("From", "me@example.org\r"),
+    ])
+    func controlCharactersInHeadersAreRefused(field: String, value: String) throws {
+        var m = mail()
+        switch field {
+        case "Subject": m.subject = value
+        case "To": m.to = [value]
+        default: m.from = value
+        }
+        let error = #expect(throws: MailError.self) { try m.compose() }
+        #expect(error?.kind == .headerInjection)
+        #expect(error?.message.contains("The \(field) field contains") == true)
+    }
+
+    @Test func defaultSubjectNamesCommandAndServerOnOneLine() {
+        var r = report
+        r.command = "printf 'a\\n'\tls"
+        #expect(r.defaultSubject == "essh: printf 'a\\n' ls on web1")
+    }
+}
