@@ -13,7 +13,7 @@ enum AppView {
         case .session: cursor = SessionView.render(state, into: &buffer)
         case .summary:
             if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
-        case .fleet: FleetView.render(state, into: &buffer)
+        case .fleet: cursor = FleetView.render(state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
         if state.screen == .session, let tool = state.session?.tool {

@@ -48,6 +48,8 @@ struct FleetRun: Sendable {
     var detail: Int?
     var detailText = ScrollbackBuffer(maxLines: 100_000)
     var detailView = TextViewState(top: 0, left: 0, follow: false)
+    /// The mail form (F6) over the results: To and Subject.
+    var mailForm: OutputToolState?
 
     init(id: Int, command: String, names: [String], startedAt: Date) {
         self.id = id

@@ -5,8 +5,8 @@ import TUIKit
 /// The results of a fleet run: one row per server (status, exit status, time), then the output grouped so identical
 /// outputs show once with their servers; Enter shows one server's full output. Remote text is sanitised.
 enum FleetView {
-    static func render(_ state: AppState, into buffer: inout Buffer) {
-        guard let run = state.fleet.run else { return }
+    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
+        guard let run = state.fleet.run else { return nil }
         let layout = ScreenLayout.fleet(buffer.size, servers: run.results.count)
         let done = run.results.filter { $0.status.isFinal }.count
         let elapsed = (run.finishedAt ?? state.now).timeIntervalSince(run.startedAt)
@@ -23,7 +23,7 @@ enum FleetView {
             StatusBar(left: [Span(line)], right: [], style: Style(attributes: .dim))
                 .render(in: layout.status, buffer: &buffer)
             KeyBar(table: FleetAction.table).render(in: layout.keys, buffer: &buffer)
-            return
+            return nil
         }
 
         let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
@@ -58,6 +58,10 @@ enum FleetView {
         StatusBar(left: [Span(state.notice.map { " " + $0 } ?? status)], right: [], style: Style(attributes: .dim))
             .render(in: layout.status, buffer: &buffer)
         KeyBar(table: FleetAction.table).render(in: layout.keys, buffer: &buffer)
+        if let form = run.mailForm {
+            return OutputToolView.render(form, border: Border.preferred(unicode: state.unicode), into: &buffer)
+        }
+        return nil
     }
 
     /// The colour and word for a status (the spinner frame for a running server).

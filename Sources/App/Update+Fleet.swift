@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Inventory
+import Mail
 import TUIKit
 
 /// Fleet commands: marking servers, asking for the command, the run's results coming in, the results screen's keys.
@@ -114,6 +115,11 @@ extension Update {
             return []
         }
         let layout = ScreenLayout.fleet(state.size, servers: run.results.count)
+        if run.mailForm != nil {
+            let effects = fleetMailKey(&state, &run, key)
+            state.fleet.run = run
+            return effects
+        }
         if let detail = run.detail {
             // One server's full output: scroll it; Esc or Enter goes back to the results.
             let rows = layout.detail.height
@@ -155,11 +161,58 @@ extension Update {
         case .top: run.groupedView.scrollToTop(in: run.grouped)
         case .bottom: run.groupedView.scrollToBottom(in: run.grouped, height: rows)
         case .help: state.showHelp = true
-        case .mail, nil: break
+        case .mail:
+            if run.isRunning {
+                state.notice = "Still running: wait for it (Esc stops the rest), then F6 mails the report."
+            } else {
+                let subject = CommandReport(server: "\(count) server\(count == 1 ? "" : "s")", user: "",
+                                            command: run.command, exitStatus: nil, startedAt: run.startedAt,
+                                            duration: 0).defaultSubject
+                run.mailForm = .mail(to: state.settings.mailRecipient, subject: subject, tableAvailable: false)
+                state.notice = nil
+            }
+        case nil: break
         }
         run.list.scrollToSelection(visibleRows: max(1, layout.table.height - 1), count: count)
         state.fleet.run = run
         return effects
+    }
+}
+
+extension Update {
+    /// Keys in the F6 form over the results: Tab moves, Enter sends the whole report, Esc closes.
+    static func fleetMailKey(_ state: inout AppState, _ run: inout FleetRun, _ key: Key) -> [Effect] {
+        guard var form = run.mailForm else { return [] }
+        switch key {
+        case .escape:
+            run.mailForm = nil
+            return []
+        case .tab, .down, .backTab, .up:
+            form.focus = 1 - form.focus
+        case .enter:
+            let recipients: [String]
+            let subject = form.text(1)
+            do throws(MailError) {
+                recipients = try MailAddress.parseList(form.text(0))
+                try HeaderSafety.check(subject, field: "Subject")
+            } catch {
+                form.error = error.message
+                run.mailForm = form
+                return []
+            }
+            run.mailForm = nil
+            let mail = OutputMail(from: state.settings.mailFrom, to: recipients, subject: subject, report: nil,
+                                  output: Array(run.report(now: state.now).utf8),
+                                  maxInline: state.settings.mailMaxInline, attachmentName: "essh-fleet-report.txt",
+                                  date: state.now)
+            state.notice = "Sending mail to \(recipients.joined(separator: ", "))…"
+            return [.sendMail(mail, sendmail: state.settings.sendmailPath)]
+        default:
+            form.error = nil
+            _ = form.fields[form.focus].input.handle(key)
+        }
+        run.mailForm = form
+        return []
     }
 }
 

@@ -114,4 +114,34 @@ struct TUIFleetTests {
         try tmux.press("Escape", "q")
         try tmux.waitFor(text: "ESSH-EXITED-0")
     }
+
+    @Test func f6MailsTheWholeReport() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("alpha", "127.0.0.2", "a"), ("beta", "127.0.0.3", "a")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "beta")
+        try tmux.press("Space", "Space")
+        try tmux.press("x")
+        try tmux.type("echo same")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "2 servers: 2 ok in ")
+        try tmux.press("F6")
+        try tmux.waitFor(text: "essh: echo same on 2 servers")
+        let marker = "fleet-\(UUID().uuidString.prefix(8))"
+        let address = "essh-test@" + (try Spawn.run("/bin/hostname", [])).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try tmux.type(address)
+        try tmux.press("Tab", "C-u")
+        try tmux.type(marker)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Mail sent to \(address).")
+        let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
+        #expect(mail.defects.isEmpty)
+        let text = try #require(mail.parts.first?.text)
+        #expect(text.hasPrefix("Command: echo same\n2 servers: 2 ok in "))
+        #expect(text.contains("\nalpha   ok           0     "))
+        #expect(text.hasSuffix("\n== alpha, beta (2 servers) · ok (exit 0)\nsame\n"))
+        try tmux.press("Escape", "q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
 }

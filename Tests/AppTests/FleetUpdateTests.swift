@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Inventory
+import Mail
 import Testing
 import TUIKit
 @testable import App
@@ -131,5 +132,35 @@ struct FleetUpdateTests {
         #expect(settings.apply("0.5", to: "fleet.timeout") != nil)
         #expect(settings.apply("90", to: "fleet.timeout") == nil)
         #expect(AppSettings(stored: settings.stored) == settings)
+    }
+
+    @Test func f6OpensTheMailFormOnceDoneAndSendsTheWholeReport() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character(" "), .character("x"))
+        Fixtures.type(&state, "uptime")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleet.run?.id)
+        Fixtures.keys(&state, .function(6))
+        #expect(state.fleet.run?.mailForm == nil && state.notice?.contains("Still running") == true)
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array("up 3 days\n".utf8))))
+        _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now))
+        Fixtures.keys(&state, .function(6))
+        #expect(state.fleet.run?.mailForm?.text(1) == "essh: uptime on 1 server")
+        #expect(Fixtures.screen(state).contains { $0.contains("Mail the output") })
+        Fixtures.type(&state, "not an address")
+        #expect(Fixtures.keys(&state, .enter).isEmpty && state.fleet.run?.mailForm?.error != nil)
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "ops@example.org")
+        let effects = Fixtures.keys(&state, .enter)
+        guard case .sendMail(let mail, _)? = effects.first else {
+            Issue.record("expected sendMail, got \(effects)")
+            return
+        }
+        #expect(mail.to == ["ops@example.org"] && mail.report == nil)
+        let text = String(decoding: mail.output, as: UTF8.self)
+        #expect(text.hasPrefix("Command: uptime\n1 server: 1 ok in 0.0 s\n"))
+        #expect(text.hasSuffix("== web1 · ok (exit 0)\nup 3 days\n"))
+        #expect(state.fleet.run?.mailForm == nil)
     }
 }

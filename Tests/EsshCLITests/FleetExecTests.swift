@@ -198,4 +198,21 @@ import TestSupport
         let piped = try essh(dir, ["exec", "web1,web2", "--known-hosts", s.knownHosts, "--", command])
         #expect(piped.stdout.contains(Data("web1: a\u{1B}]0;pwned\u{07}b\n".utf8)))
     }
+
+    @Test func mailSendsTheWholeReportAfterTheRun() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let marker = "fleetcli-\(UUID().uuidString.prefix(8))"
+        let host = try Spawn.run("/bin/hostname", []).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let r = try essh(dir, ["exec", "--tag", "web", "--group", "--mail", "essh-test@\(host)", "--subject", marker,
+                               "--known-hosts", s.knownHosts, "--", "echo same"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
+        let text = try #require(mail.parts.first?.text)
+        #expect(text.hasPrefix("Command: echo same\n3 servers: 3 ok in "))
+        #expect(text.hasSuffix("\n== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+    }
 }
