@@ -120,19 +120,16 @@ extension Update {
             state.fleet.run = run
             return effects
         }
-        if let detail = run.detail {
+        let action = FleetAction.table.action(for: key)
+        if run.detail != nil {
             // One server's full output: scroll it; Esc or Enter goes back to the results.
             let rows = layout.detail.height
-            switch FleetAction.table.action(for: key) {
+            switch action {
             case .back, .open: run.detail = nil
             case .up: run.detailView.scroll(by: -1, in: run.detailText, height: rows)
             case .down: run.detailView.scroll(by: 1, in: run.detailText, height: rows)
-            case .pageUp: run.detailView.scroll(by: -max(1, rows - 1), in: run.detailText, height: rows)
-            case .pageDown: run.detailView.scroll(by: max(1, rows - 1), in: run.detailText, height: rows)
-            case .top: run.detailView.scrollToTop(in: run.detailText)
-            case .bottom: run.detailView.scrollToBottom(in: run.detailText, height: rows)
             case .help: state.showHelp = true
-            case .mail, nil: _ = detail
+            default: scroll(&run.detailView, in: run.detailText, action, rows: rows)
             }
             state.fleet.run = run
             return []
@@ -140,7 +137,7 @@ extension Update {
         let count = run.results.count
         let rows = layout.output.height
         var effects: [Effect] = []
-        switch FleetAction.table.action(for: key) {
+        switch action {
         case .up: run.list.selectPrevious(count: count)
         case .down: run.list.selectNext(count: count)
         case .open:
@@ -156,10 +153,7 @@ extension Update {
             } else {
                 state.screen = .servers
             }
-        case .pageUp: run.groupedView.scroll(by: -max(1, rows - 1), in: run.grouped, height: rows)
-        case .pageDown: run.groupedView.scroll(by: max(1, rows - 1), in: run.grouped, height: rows)
-        case .top: run.groupedView.scrollToTop(in: run.grouped)
-        case .bottom: run.groupedView.scrollToBottom(in: run.grouped, height: rows)
+        case .pageUp, .pageDown, .top, .bottom: scroll(&run.groupedView, in: run.grouped, action, rows: rows)
         case .help: state.showHelp = true
         case .mail:
             if run.isRunning {
@@ -180,6 +174,17 @@ extension Update {
 }
 
 extension Update {
+    /// PgUp / PgDn / Home / End on a text `rows` lines high; other actions do nothing.
+    static func scroll(_ view: inout TextViewState, in text: ScrollbackBuffer, _ action: FleetAction?, rows: Int) {
+        switch action {
+        case .pageUp: view.scroll(by: -max(1, rows - 1), in: text, height: rows)
+        case .pageDown: view.scroll(by: max(1, rows - 1), in: text, height: rows)
+        case .top: view.scrollToTop(in: text)
+        case .bottom: view.scrollToBottom(in: text, height: rows)
+        default: break
+        }
+    }
+
     /// Keys in the F6 form over the results: Tab moves, Enter sends the whole report, Esc closes.
     static func fleetMailKey(_ state: inout AppState, _ run: inout FleetRun, _ key: Key) -> [Effect] {
         guard var form = run.mailForm else { return [] }

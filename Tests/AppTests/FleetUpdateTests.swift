@@ -163,4 +163,24 @@ struct FleetUpdateTests {
         #expect(text.hasSuffix("== web1 · ok (exit 0)\nup 3 days\n"))
         #expect(state.fleet.run?.mailForm == nil)
     }
+
+    @Test func pageKeysScrollTheGroupedOutputAndTheOpenedServersOutput() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character(" "), .character("x"))
+        Fixtures.type(&state, "seq 100")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleet.run?.id)
+        let lines = (1...100).map(String.init).joined(separator: "\n") + "\n"
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array(lines.utf8))))
+        _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now))
+        Fixtures.keys(&state, .pageDown)
+        #expect((state.fleet.run?.groupedView.top ?? 0) > 0)
+        Fixtures.keys(&state, .home)
+        #expect(state.fleet.run?.groupedView.top == 0)
+        Fixtures.keys(&state, .enter, .end)
+        #expect(Fixtures.screen(state).contains { $0.hasPrefix("100") })
+        Fixtures.keys(&state, .home)
+        #expect(Fixtures.screen(state)[1].hasPrefix("1 "))
+    }
 }
