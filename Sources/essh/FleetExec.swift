@@ -28,13 +28,15 @@ struct FleetExec {
         let streaming = !exec.fleet.json && !exec.fleet.group
         let printer = LinePrinter(names: targets.map(\.name), stream: streaming)
         // While --group or --json hold the output back, a terminal sees how far the run is.
-        let progress = FleetProgress(total: targets.count, enabled: !streaming && TerminalOutput.stderrIsTerminal)
+        let progress = CountProgress(total: targets.count, enabled: !streaming && TerminalOutput.stderrIsTerminal) {
+            "\($0)/\($1) done · \($2) ok"
+        }
         let signals = FleetSignals { runner.cancel() }
         let results = runner.run(targets, command: command,
                                  onOutput: { i, stream, bytes in printer.output(i, stream, bytes) },
                                  onFinish: { i, result in
                                      printer.finish(i, result)
-                                     progress.record(result.status)
+                                     progress.record(good: result.status == .ok)
                                  })
         signals.stop()
         progress.clear()
@@ -224,25 +226,4 @@ final class FleetSignals: @unchecked Sendable {
         for s in sources { s.cancel() }
         for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
     }
-}
-
-/// "12/200 done · 11 ok" on stderr while a grouped or JSON run holds its output back. Called one result at a time.
-final class FleetProgress: @unchecked Sendable {
-    private let total: Int
-    private let line: ProgressLine
-    private var done = 0
-    private var ok = 0
-
-    init(total: Int, enabled: Bool) {
-        self.total = total
-        line = ProgressLine(enabled: enabled)
-    }
-
-    func record(_ status: FleetStatus) {
-        done += 1
-        if status == .ok { ok += 1 }
-        line.show("\(done)/\(total) done · \(ok) ok", final: done == total)
-    }
-
-    func clear() { line.clear() }
 }
