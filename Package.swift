@@ -22,6 +22,13 @@ let sshTargets: [Target] = [
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
+// InteractiveShell: a shell on the server in the person's own terminal (raw mode, PTY, resizes, keepalives, `~.`),
+// shared by `essh shell` and the terminal interface. Pure Swift over SSH's ShellChannel.
+let interactiveShellTargets: [Target] = [
+    .target(name: "InteractiveShell", dependencies: ["SSH"]),
+    .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "TestSupport"]),
+]
+
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
 let netParsersTargets: [Target] = [
     .target(name: "NetParsers", dependencies: ["TextWidth"]),
@@ -90,16 +97,17 @@ let fleetTargets: [Target] = [
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet",
+        "Fleet", "InteractiveShell",
     ]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
+                exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
     "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", "Fleet", "TUIKit",
-    argumentParser, logging,
+    argumentParser, logging, "InteractiveShell",
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
@@ -117,6 +125,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets,
+        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets
+        + interactiveShellTargets,
     swiftLanguageModes: [.v6]
 )

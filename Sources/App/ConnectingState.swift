@@ -6,4 +6,6 @@ struct ConnectingState: Sendable, Equatable {
     var stage: String
     var startedAt: Date
     var returnTo: Screen
+    /// Open an interactive shell as soon as the session is up (the servers screen's shell key).
+    var openShell = false
 }

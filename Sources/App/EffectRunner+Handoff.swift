@@ -10,6 +10,8 @@ extension EffectRunner {
             // Without the pause, `wc -l`'s answer would be painted over by the interface at once.
             Self.waitForEnter(after: "[\(result.summary)] Press Enter to return to eSSH.")
             return .piped(command: command, result: result)
+        case .shell:
+            return .shell(runShell())
         }
     }
 

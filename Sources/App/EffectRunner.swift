@@ -122,6 +122,13 @@ final class EffectRunner: @unchecked Sendable {
         _ = done.wait(timeout: .now() + 3)
     }
 
+    /// Runs `body` with the open session (nil when none) on the SSH queue and waits for it: the session is used by
+    /// one thread at a time, so work that must run on the caller's thread (a shell handed the terminal) still goes
+    /// through the queue.
+    func withSessionOnSSHQueue<T>(_ body: (SSHSession?) -> T) -> T {
+        ssh.sync { body(session) }
+    }
+
     private func withLock(_ body: () -> Void) {
         lock.lock()
         body()

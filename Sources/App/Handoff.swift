@@ -5,4 +5,7 @@ enum Handoff: Sendable, Equatable {
     /// Runs `sh -c command` with `input` on its stdin and the terminal as its stdout and stderr (`|` in a
     /// session: `less`, `wc -l`, a script of the user's).
     case pipe(command: String, input: [UInt8])
+    /// An interactive shell on the open session (`InteractiveShell`: raw mode, PTY, `~.`); `title` names the
+    /// server in messages.
+    case shell(title: String)
 }

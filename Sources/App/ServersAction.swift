@@ -4,6 +4,7 @@ import TUIKit
 enum ServersAction: Sendable, Equatable {
     case up, down, pageUp, pageDown, first, last
     case connect, add, edit, delete, quickConnect, check, filter, settings, help, quit
+    case shell
     case mark, markAll, runOnMarked
 
     static let table = KeyBindingTable<ServersAction>([
@@ -16,6 +17,8 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("/")], .filter, label: "Filter", description: "Filter the list as you type"),
         KeyBinding([.character("?"), .function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Quit eSSH"),
+        KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
+                   description: "Open a shell on the selected server (~. leaves it)"),
         KeyBinding([.character("s")], .settings, label: "Settings", description: "Settings"),
         KeyBinding([.character("x")], .runOnMarked, label: "Run",
                    description: "Run a command on the marked (or selected) servers"),

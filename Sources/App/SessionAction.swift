@@ -4,7 +4,7 @@ import TUIKit
 enum SessionAction: Sendable, Equatable {
     case run, cancel, historyUp, historyDown, pageUp, pageDown, top, bottom
     case interfaces, routes, sockets, toggleParsed, end, help, search, searchNext, searchPrevious
-    case mail, save, pipe, retryMail
+    case mail, save, pipe, retryMail, shell
 
     static let table = KeyBindingTable<SessionAction>([
         KeyBinding([.enter], .run, description: "Run the command line"),
@@ -19,6 +19,8 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
         // After End: on an 80-column key bar these are cut first; help (F1) always lists them.
+        KeyBinding([.function(8)], .shell, label: "Shell",
+                   description: "Interactive shell on this session (~. or exit comes back)"),
         KeyBinding([.function(6)], .mail, label: "Mail", description: "Mail the last command's output (sendmail)"),
         KeyBinding([.function(7)], .save, label: "Save", description: "Save the last command's output to a file"),
         KeyBinding([.character("|")], .pipe, label: "Pipe",

@@ -42,6 +42,8 @@ struct SessionState: Sendable {
     var capture: OutputCapture?
     /// The mail / save / pipe form open over the output.
     var tool: OutputToolState?
+    /// Opened only for a shell (from the servers screen): it ends with the shell.
+    var closeAfterShell = false
 
     init(target: ConnectTarget, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
         self.target = target

@@ -4,6 +4,8 @@ extension Update {
         switch outcome {
         case .piped(let command, let result):
             state.notice = "Piped the output into `\(command)`: \(result.summary)."
+        case .shell(let outcome):
+            return shellEnded(&state, outcome)
         }
         return []
     }

@@ -6,9 +6,10 @@ import TUIKit
 
 /// Connecting, the session's command line and output, and the end of a session.
 extension Update {
-    static func connect(_ state: inout AppState, _ target: ConnectTarget, returnTo: Screen? = nil) -> [Effect] {
+    static func connect(_ state: inout AppState, _ target: ConnectTarget, returnTo: Screen? = nil,
+                        openShell: Bool = false) -> [Effect] {
         state.connecting = ConnectingState(target: target, stage: "Starting", startedAt: state.now,
-                                           returnTo: returnTo ?? state.screen)
+                                           returnTo: returnTo ?? state.screen, openShell: openShell)
         state.screen = .connecting
         state.notice = nil
         return [.connect(target, knownHosts: state.settings.knownHosts)]
@@ -47,8 +48,13 @@ extension Update {
             state.connecting = nil
             state.screen = .session
             state.now = max(state.now, at)
-            guard let name = target.name else { return [] }
-            return [.recordConnection(name: name, os: os.map(\.serverOS)), .loadHistory(name)]
+            var shell: [Effect] = []
+            if connecting.openShell {
+                shell = openShell(&session, closeAfter: true)
+                state.session = session
+            }
+            guard let name = target.name else { return shell }
+            return [.recordConnection(name: name, os: os.map(\.serverOS)), .loadHistory(name)] + shell
         case .history(let commands):
             state.session?.history = commands
             return []
@@ -161,6 +167,12 @@ extension Update {
             let id = startCommand(&session, line: "$ [\(kind.rawValue)]", command: kind.rawValue, quick: kind,
                                   now: state.now)
             return [.runQuick(id: id, kind: kind, os: session.remoteOS)]
+        case .shell:
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            return openShell(&session, closeAfter: false)
         case .toggleParsed: session.showParsed.toggle()
         case .historyUp:
             guard !session.history.isEmpty else { return [] }

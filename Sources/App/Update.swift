@@ -102,6 +102,11 @@ enum Update {
                     state.screen = .form
                     return []
                 case .back:
+                    if state.summary?.returnTo == .session, state.session != nil {
+                        state.summary = nil
+                        state.screen = .session
+                        return []
+                    }
                     state.summary = nil
                     state.screen = .servers
                     return [.load]
@@ -171,6 +176,9 @@ enum Update {
         case .connect:
             guard let server = state.selectedServer else { return [] }
             return connect(&state, ConnectTarget(server: server))
+        case .shell:
+            guard let server = state.selectedServer else { return [] }
+            return connect(&state, ConnectTarget(server: server), openShell: true)
         case .mark: markSelected(&state)
         case .markAll: markAllVisible(&state)
         case .runOnMarked: askFleetCommand(&state)

@@ -31,6 +31,6 @@ public final class Cancellation: @unchecked Sendable {
         return cancelled
     }
 
-    /// The descriptor that becomes readable once cancelled.
-    var pollDescriptor: Int32 { fds[0] }
+    /// The descriptor that becomes readable once cancelled (to poll beside others; never read it).
+    public var pollDescriptor: Int32 { fds[0] }
 }

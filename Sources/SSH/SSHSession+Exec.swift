@@ -185,7 +185,7 @@ extension SSHSession {
                 continue
             }
             if progressed { continue }
-            if libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0 { continue }
+            if Self.hasQueuedData(channel) { continue }
 
             if keepaliveInterval > 0 && Date() >= nextKeepalive {
                 var next: Int32 = 0
@@ -214,6 +214,16 @@ extension SSHSession {
             libssh2_channel_wait_closed(channel)
         }
         return exitOf(channel)
+    }
+
+    /// Whether libssh2 holds data for `channel` (either stream) that a read would return without the socket.
+    /// Not `libssh2_poll_channel_read`: in libssh2 1.10 it gives up with an error (non-zero, so "yes") at the first
+    /// queued packet shorter than 5 bytes, and the one-byte answers to keepalives stay queued for good — a loop
+    /// trusting it spun at full CPU from the first keepalive on. The window query counts the bytes properly.
+    static func hasQueuedData(_ channel: OpaquePointer) -> Bool {
+        var queued: UInt = 0
+        _ = libssh2_channel_window_read_ex(channel, &queued, nil)
+        return queued > 0
     }
 
     func exitOf(_ channel: OpaquePointer) -> CommandExit {

@@ -86,10 +86,11 @@ public final class ShellChannel: @unchecked Sendable {
     }
 
     /// Whether data is already queued inside libssh2 (poll the socket only when not).
+    /// (`SSHSession.hasQueuedData` says why not `libssh2_poll_channel_read`.)
     public var hasBufferedData: Bool {
         session.lock.lock()
         defer { session.lock.unlock() }
-        return libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0
+        return SSHSession.hasQueuedData(channel)
     }
 
     /// What woke `waitForActivity`.
@@ -115,12 +116,65 @@ public final class ShellChannel: @unchecked Sendable {
         }
     }
 
-    /// Closes the channel and returns how the shell ended.
-    public func close() -> CommandExit {
+    /// Seconds between the keepalives this session sends while waiting (0: none), so a caller can tell how long
+    /// a silent server has been missing its answers.
+    public var keepaliveInterval: Int { session.keepaliveInterval }
+
+    /// What `wait(localDescriptors:timeout:)` found ready.
+    public struct Readiness: Sendable, Equatable {
+        /// The server sent something (or libssh2 already holds data): call `read`.
+        public var remote: Bool
+        /// The local descriptors that became readable (or hung up), in the order given.
+        public var local: [Int32]
+    }
+
+    /// Waits until the server sends something, any of `localDescriptors` becomes readable, or `timeout` seconds
+    /// pass; sends a keepalive when one is due. The local descriptors are always polled, even while data is
+    /// buffered, so a stream of output never starves the keyboard (the user's `~.` must get through).
+    public func wait(localDescriptors: [Int32], timeout: Double) throws(SSHError) -> Readiness {
+        let buffered = hasBufferedData
+        session.lock.lock()
+        var next: Int32 = 0
+        let rc = session.keepaliveInterval > 0 ? libssh2_keepalive_send(session.raw, &next) : 0
+        let directions = libssh2_session_block_directions(session.raw)
+        session.lock.unlock()
+        if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
+            session.markBroken()
+            throw io(timeout: 1).error("sending a keepalive", rc)
+        }
+        var events = Int16(POLLIN)
+        if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
+        var fds = [pollfd(fd: session.fd, events: events, revents: 0)]
+        for fd in localDescriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        var one: Int32 = 1
+        setsockopt(session.fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+        let ms = buffered ? 0 : Int32(min(max(timeout, 0) * 1000, 3_600_000).rounded(.up))
+        while poll(&fds, nfds_t(fds.count), ms) < 0 {
+            guard errno == EINTR else {
+                throw SSHError(.io, String(cString: strerror(errno)), "Waiting for the shell failed.")
+            }
+            // A signal (a resize) interrupted the wait: the caller comes back and finds its signal pipe readable.
+            if ms != 0 { return Readiness(remote: buffered, local: []) }
+        }
+        // Only incoming bytes count as the server's: POLLOUT says nothing about whether it is alive.
+        let incoming = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+        return Readiness(remote: buffered || incoming,
+                         local: zip(localDescriptors, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0))
+    }
+
+    /// Closes the channel and returns how the shell ended. `graceful`: wait (at most 3 s) for the server's close,
+    /// which carries the exit status; otherwise (after `~.`, or when the server stopped answering) send the close
+    /// and go, leaving the channel to be freed once the server's close arrives, as `run` does after a cancel.
+    public func close(graceful: Bool = true) -> CommandExit {
         session.lock.lock()
         defer { session.lock.unlock() }
         guard !closed else { return CommandExit(status: nil, signal: nil) }
         closed = true
+        guard graceful else {
+            let exit = session.exitOf(channel)
+            session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
+            return exit
+        }
         if !session.isBroken {
             let waiter = io(timeout: 3)
             _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }

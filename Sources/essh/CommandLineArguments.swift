@@ -4,6 +4,7 @@ enum CommandLineArguments {
     /// also follow DEST when `--` is given (`essh exec web1 --mail ops@x -- df -h`). Without a `--`, one is inserted
     /// after DEST so that the command's own flags are never read as eSSH's.
     static func normalised(_ args: [String]) -> [String] {
+        let args = defaultingToShell(args)
         guard let sub = args.firstIndex(where: { !$0.hasPrefix("-") }), args[sub] == "exec",
               !args[(sub + 1)...].contains("--") else { return args }
         var i = sub + 1

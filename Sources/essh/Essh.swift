@@ -21,6 +21,7 @@ struct Essh: ParsableCommand {
         CheckCommand.self,
         NetCommand.self,
         MailCommand.self,
+        ShellCommand.self,
     ]
 
     @OptionGroup var database: DatabaseOptions

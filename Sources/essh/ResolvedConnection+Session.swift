@@ -7,7 +7,7 @@ import SSH
 extension ResolvedConnection {
     /// Connects and logs in, or prints why not and throws the exit status: 255 when connecting or logging in
     /// failed, 130 when interrupted. `dest` is what the person typed, to say when it named no saved server.
-    func connect(dest: String, cancel: Cancellation, log: Logger) throws -> SSHSession {
+    func connect(dest: String, cancel: Cancellation, log: Logger, hint: String = "") throws -> SSHSession {
         let session: SSHSession
         do {
             session = try SSHSession.connect(options, prompter: prompter, cancel: cancel) { stage in
@@ -16,7 +16,8 @@ extension ResolvedConnection {
         } catch {
             if error.kind == .cancelled { throw ExitCode(130) }
             if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
-                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list).")
+                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list)."
+                           + hint)
                 throw ExitCode(255)
             }
             printError(error)
@@ -54,15 +55,17 @@ extension ResolvedConnection {
 extension ConnectionOptions {
     /// Resolves DEST, connects (SIGINT, SIGTERM and SIGHUP cancel the work), runs `body` with the session, then
     /// disconnects. Failing to connect prints why and throws the exit status (see `ResolvedConnection.connect`).
-    func withSession(_ dest: String,
+    /// `hint` is added to a "no such host" message; `adjust` changes the session options before connecting.
+    func withSession(_ dest: String, hint: String = "", adjust: (inout ConnectOptions) -> Void = { _ in },
                      _ body: (SSHSession, ResolvedConnection, Cancellation, Logger) throws -> Void) throws {
         var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
         log.logLevel = verbose ? .debug : .critical
-        let target = try resolve(dest)
+        var target = try resolve(dest)
+        adjust(&target.options)
         let cancel = Cancellation()
         let signals = SignalCancellation(cancel)
         defer { signals.stop() }
-        let session = try target.connect(dest: dest, cancel: cancel, log: log)
+        let session = try target.connect(dest: dest, cancel: cancel, log: log, hint: hint)
         defer { session.disconnect() }
         try body(session, target, cancel, log)
     }

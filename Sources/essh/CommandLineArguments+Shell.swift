@@ -1,0 +1,28 @@
+import ArgumentParser
+
+extension CommandLineArguments {
+    /// `essh DEST` means `essh shell DEST`, as `ssh DEST` opens a shell: when the first word that is not an option
+    /// (or an option's value) names no subcommand, `shell` is put in front — and, as with ssh, words after DEST
+    /// are a command to run, so `essh DEST COMMAND…` means `essh exec DEST COMMAND…`. `essh` alone still opens
+    /// the interface, and `essh exec …`, `essh help …` are untouched. A word that is neither a command nor a
+    /// server then fails to connect with a message saying both (`--as-default-command`).
+    static func defaultingToShell(_ args: [String]) -> [String] {
+        let commands = Set(Essh.subcommandList.compactMap { $0.configuration.commandName } + ["help"])
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--" { return args }
+            if a.hasPrefix("--"), a.contains("=") { i += 1; continue }
+            if ShellCommand.valueOptions.contains(a) { i += 2; continue }
+            if a.hasPrefix("-") && a.count > 1 { i += 1; continue }
+            if commands.contains(a) { return args }
+            return i + 1 < args.count ? ["exec"] + args : ["shell", "--as-default-command"] + args
+        }
+        return args
+    }
+}
+
+extension ShellCommand {
+    /// Options that take a value, so the word after one is not taken for DEST.
+    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(["--keepalive"]) }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import InteractiveShell
+import SSH
+
+/// `essh shell DEST` (or `essh DEST`): an interactive shell on the server in this terminal, like `ssh DEST`.
+struct ShellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shell",
+        abstract: "Open an interactive shell on a server in this terminal (also: essh DEST).",
+        discussion: """
+            DEST is a saved server's name (essh servers add) or [user@]host[:port]. As with ssh, essh DEST opens a \
+            shell and essh DEST COMMAND... runs the command (essh exec). The remote shell gets a terminal \
+            of the local type ($TERM) and size, which follows when the window is resized. Escapes, typed right \
+            after Enter: ~. leaves the shell, ~? lists the escapes, ~~ sends a ~.
+            A server that does not answer 3 keepalives in a row (one every --keepalive seconds) counts as lost.
+            Exit status: the remote shell's; 128+N when a signal N killed it; 130 when interrupted (SIGINT, SIGTERM, \
+            SIGHUP); 255 when connecting or logging in failed, the connection was lost, or ~. ended it; 2 when \
+            standard input is not a terminal (use essh exec DEST COMMAND in scripts).
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customLong("keepalive"),
+            help: ArgumentHelp("Seconds between keepalives while the shell is quiet (0: none).", valueName: "seconds"))
+    var keepalive: Int = 15
+
+    /// Set by `CommandLineArguments` when `essh WORD` was read as `essh shell WORD`, so an unknown WORD is also
+    /// explained as "not a command".
+    @Flag(name: .customLong("as-default-command"), help: .private)
+    var asDefaultCommand = false
+
+    @Argument(help: "The server: a saved name, or [user@]host[:port].")
+    var dest: String
+
+    func validate() throws {
+        try connection.validateOptions()
+        if !(0...3600).contains(keepalive) {
+            throw ValidationError("--keepalive \(keepalive): give seconds from 0 (off) to 3600.")
+        }
+    }
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1 else {
+            printError("essh shell needs a terminal on standard input; to run commands from a script or a pipe use "
+                       + "essh exec \(dest) COMMAND (e.g. essh exec \(dest) sh < script).")
+            throw ExitCode(2)
+        }
+        let unknownWordHint = asDefaultCommand
+            ? " “\(dest)” is not an essh command either (essh --help lists them)." : ""
+        try connection.withSession(dest, hint: unknownWordHint, adjust: { $0.keepaliveInterval = keepalive }) {
+            session, target, cancel, _ in
+            target.recordConnection()
+            let outcome = InteractiveShell.run(on: session, options: InteractiveShell.Options(cancel: cancel))
+            session.disconnect()
+            var line = outcome.sentence(host: dest) + " Connected for \(Self.duration(outcome.duration)).\n"
+            // After `exit` the shell's own "logout" ended the line; otherwise the cursor may sit after a prompt.
+            if case .exited = outcome.end {} else { line = "\n" + line }
+            FileHandle.standardError.write(Data(line.utf8))
+            throw ExitCode(outcome.exitCode)
+        }
+    }
+
+    /// `42 s`, `3 min 5 s`, `2 h 1 min`.
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        return "\(s / 3600) h \(s % 3600 / 60) min"
+    }
+}
