@@ -9,7 +9,7 @@ CONFIG ?= debug
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libssh2-1-dev libncurses-dev libsqlite3-dev
 TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools
-BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps
+BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
 
 .PHONY: run build release test deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc

@@ -85,12 +85,19 @@ let remoteCommandsTargets: [Target] = [
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "TestSupport"]),
 ]
 
+// Fleet: one command on many servers at once (bounded parallelism, a deadline per server, results as each finishes),
+// grouping of identical outputs, the text report and the JSON. Knows SSH only; callers build the targets.
+let fleetTargets: [Target] = [
+    .target(name: "Fleet", dependencies: ["SSH"]),
+    .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
+]
+
 // App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "InteractiveShell",
+        "Fleet", "InteractiveShell",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
                 exclude: ["Golden"]),
@@ -99,8 +106,8 @@ let appTargets: [Target] = [
 
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", argumentParser, logging,
-    "InteractiveShell",
+    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", "Fleet", "TUIKit",
+    argumentParser, logging, "InteractiveShell",
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
@@ -118,7 +125,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + mailTargets + reachabilityTargets + remoteCommandsTargets + appTargets + esshTargets
+        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets
         + interactiveShellTargets,
     swiftLanguageModes: [.v6]
 )

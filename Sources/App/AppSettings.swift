@@ -22,6 +22,10 @@ struct AppSettings: Sendable, Equatable {
     var mailMaxInline = 1_048_576
     /// known_hosts file ("" for ~/.ssh/known_hosts); $ESSH_KNOWN_HOSTS wins over it.
     var knownHosts = ""
+    /// Servers a fleet command runs on at once.
+    var fleetParallel = 64
+    /// Seconds each server of a fleet command may take, connecting included.
+    var fleetTimeout = 60.0
 
     /// One editable setting: its storage key, label, and how it reads and writes its text.
     struct Field: Sendable {
@@ -41,6 +45,8 @@ struct AppSettings: Sendable, Equatable {
         Field(key: "mail.from", label: "Mail from", hint: "an address, or empty for user@hostname"),
         Field(key: "mail.max_inline", label: "Mail inline limit", hint: "bytes in the body; larger output is attached"),
         Field(key: "ssh.known_hosts", label: "known_hosts file", hint: "empty for ~/.ssh/known_hosts"),
+        Field(key: "fleet.parallel", label: "Run on at once", hint: "servers at once for x, 1 to 1024"),
+        Field(key: "fleet.timeout", label: "Run timeout (s)", hint: "seconds per server for x, 1 to 86400"),
     ]
 
     init() {}
@@ -65,6 +71,8 @@ struct AppSettings: Sendable, Equatable {
         case "mail.from": return mailFrom
         case "mail.max_inline": return String(mailMaxInline)
         case "ssh.known_hosts": return knownHosts
+        case "fleet.parallel": return String(fleetParallel)
+        case "fleet.timeout": return Self.number(fleetTimeout)
         default: return ""
         }
     }
@@ -110,6 +118,12 @@ struct AppSettings: Sendable, Equatable {
                 return "Give an absolute path (or ~/…), or leave it empty."
             }
             knownHosts = text
+        case "fleet.parallel":
+            guard let n = Int(text), (1...1024).contains(n) else { return "Give a number of servers from 1 to 1024." }
+            fleetParallel = n
+        case "fleet.timeout":
+            guard let n = Double(text), n >= 1, n <= 86_400 else { return "Give seconds from 1 to 86400." }
+            fleetTimeout = n
         default: return "Unknown setting."
         }
         return nil

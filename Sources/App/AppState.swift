@@ -27,6 +27,8 @@ struct AppState: Sendable {
     var summary: SummaryState?
     var dialog: DialogState?
     var prompt: PromptState?
+    /// Marked servers, the fleet command being typed, and the fleet run shown on the Fleet screen.
+    var fleet = FleetState()
     var showHelp = false
     /// A one-line message in the status bar (a save that worked, a check that failed).
     var notice: String?
@@ -42,13 +44,9 @@ struct AppState: Sendable {
 
     /// The servers the filter lets through, in list order.
     var visibleServers: [Server] {
-        let needle = filter.text.trimmingCharacters(in: .whitespaces).lowercased()
+        let needle = filter.text.trimmingCharacters(in: .whitespaces)
         guard !needle.isEmpty else { return servers }
-        return servers.filter { server in
-            let fields = [server.name, server.host, server.user ?? "", server.os.rawValue, server.note]
-                + server.tags
-            return fields.contains { $0.lowercased().contains(needle) }
-        }
+        return servers.filter { ServerFilter.matches($0, needle) }
     }
 
     var selectedServer: Server? {

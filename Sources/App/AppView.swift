@@ -13,6 +13,7 @@ enum AppView {
         case .session: cursor = SessionView.render(state, into: &buffer)
         case .summary:
             if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
+        case .fleet: cursor = FleetView.render(state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
         if state.screen == .session, let tool = state.session?.tool {
@@ -24,6 +25,9 @@ enum AppView {
             return nil
         }
         if let prompt = state.prompt { return render(prompt, border: border, into: &buffer) }
+        if let question = state.fleet.question {
+            return FleetView.render(question, count: state.fleet.pendingNames.count, border: border, into: &buffer)
+        }
         if state.showHelp {
             let items = helpItems(state)
             let area = buffer.area.centered(width: min(buffer.size.width, 70),
@@ -41,6 +45,7 @@ enum AppView {
         case .servers: return ServersAction.table.helpItems
         case .form: return FormAction.table.helpItems
         case .session: return SessionAction.table.helpItems
+        case .fleet: return FleetAction.table.helpItems
         case .connecting, .summary: return SummaryAction.table.helpItems
         }
     }

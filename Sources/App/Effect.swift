@@ -35,4 +35,11 @@ enum Effect: Sendable, Equatable {
     case retryMail(sendmail: String)
     /// Writes `bytes` to a new private file at `path` (never over an existing one).
     case saveOutput(path: String, bytes: [UInt8])
+    /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
+    /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
+    /// only) serves the servers that log in with a password.
+    case runFleet(id: Int, targets: [ConnectTarget], command: String, knownHosts: String, parallel: Int,
+                  timeout: Double, password: String?)
+    /// Stops the servers of the fleet run still running (what finished is kept).
+    case cancelFleet
 }

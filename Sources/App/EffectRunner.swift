@@ -22,6 +22,8 @@ final class EffectRunner: @unchecked Sendable {
     private var session: SSHSession?
     private var connectCancel: Cancellation?
     private var commandCancel: Cancellation?
+    /// The fleet run in progress (its own threads; see EffectRunner+Fleet).
+    let fleetJobs = FleetJobs()
 
     init(inventory: Inventory, queue: MessageQueue, environment: [String: String], localUser: String) {
         self.inventory = inventory
@@ -92,6 +94,10 @@ final class EffectRunner: @unchecked Sendable {
         case .handOver:
             // Leaving and re-entering the full-screen mode is the UI thread's; AppRuntime runs these itself.
             preconditionFailure("Effect.handOver is run by AppRuntime on the UI thread")
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
+            runFleet(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
+                     timeout: timeout, password: password)
+        case .cancelFleet: fleetJobs.cancel()
         case .disconnect:
             withLock {
                 connectCancel?.cancel()
@@ -107,6 +113,7 @@ final class EffectRunner: @unchecked Sendable {
 
     /// Waits (bounded) for the SSH queue to say goodbye to the server before the process exits.
     func finish() {
+        fleetJobs.cancel()
         run(.disconnect)
         let done = DispatchSemaphore(value: 0)
         ssh.async { done.signal() }

@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Inventory
 import Mail
@@ -38,4 +39,10 @@ enum Message: Sendable {
     case mailRetried([MailDelivery.Retry], error: String?)
     /// How `Effect.saveOutput` went (`error` nil: saved).
     case outputSaved(path: String, error: String?)
+    /// A fleet run's server took a parallel slot (connecting now).
+    case fleetStarted(id: Int, index: Int)
+    /// A fleet run's server finished (any status).
+    case fleetResult(id: Int, index: Int, FleetResult)
+    /// Every server of the fleet run has finished or was cancelled.
+    case fleetFinished(id: Int, at: Date)
 }

@@ -5,4 +5,6 @@ enum Screen: Sendable, Equatable {
     case connecting
     case session
     case summary
+    /// Results of one command run on several servers.
+    case fleet
 }

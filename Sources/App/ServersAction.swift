@@ -5,6 +5,7 @@ enum ServersAction: Sendable, Equatable {
     case up, down, pageUp, pageDown, first, last
     case connect, add, edit, delete, quickConnect, check, filter, settings, help, quit
     case shell
+    case mark, markAll, runOnMarked
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -19,6 +20,10 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
                    description: "Open a shell on the selected server (~. leaves it)"),
         KeyBinding([.character("s")], .settings, label: "Settings", description: "Settings"),
+        KeyBinding([.character("x")], .runOnMarked, label: "Run",
+                   description: "Run a command on the marked (or selected) servers"),
+        KeyBinding([.character(" ")], .mark, label: "Mark", description: "Mark or unmark the selected server"),
+        KeyBinding([.character("*")], .markAll, description: "Mark all shown (filter tag:web first); again: unmark"),
         KeyBinding([.up, .character("k")], .up, description: "Previous server"),
         KeyBinding([.down, .character("j")], .down, description: "Next server"),
         KeyBinding([.pageUp], .pageUp, description: "Page up"),

@@ -9,14 +9,19 @@ enum ServersView {
         let visible = state.visibleServers
         var right: [Span] = []
         if let checking = state.checking { right.append(Span("checking \(checking.done)/\(checking.total) ")) }
+        if !state.fleet.marked.isEmpty { right.append(Span("\(state.fleet.marked.count) marked ")) }
         StatusBar(left: [Span(" eSSH — Servers (\(visible.count)/\(state.servers.count))")], right: right,
                   style: Theme.title).render(in: areas.title, buffer: &buffer)
 
         let dot = state.unicode ? "●" : "*"
         // Narrow terminals keep what tells servers apart: status, name, address.
         let narrow = buffer.size.width < 70
+        // A marked server (Space, for `x`) shows a check mark in place of its status dot, in the status colour.
+        let markSign = state.unicode ? "✓" : "+"
         let rows: [[Span]] = visible.map { server in
-            let (style, text) = Theme.status(server.id.flatMap { state.checks[$0] })
+            var (style, text) = Theme.status(server.id.flatMap { state.checks[$0] })
+            let dot = state.fleet.marked.contains(server.name) ? markSign : dot
+            if dot == markSign { style.attributes.insert(.bold) }
             let address = Span(ConnectTarget(server: server).label(localUser: state.localUser))
             if narrow { return [Span(dot, style: style), Span(server.name), Span(text, style: style), address] }
             return [

@@ -55,6 +55,8 @@ enum Update {
             return handedBack(&state, outcome)
         case .mailFinished, .mailRetried, .outputSaved:
             return outputResult(&state, message)
+        case .fleetStarted, .fleetResult, .fleetFinished:
+            return fleetMessage(&state, message)
         default:
             captureOutput(&state, message)
             return Update.connection(&state, message)
@@ -90,6 +92,7 @@ enum Update {
                 state.connecting?.stage = "Cancelling…"
                 return [.cancelConnect]
             case .session: return sessionKey(&state, key)
+            case .fleet: return fleetKey(&state, key)
             case .summary:
                 switch (state.summary?.keys ?? SummaryAction.table).action(for: key) {
                 case .save:
@@ -133,6 +136,7 @@ enum Update {
             }
             return []
         }
+        if state.fleet.question != nil { return fleetQuestionKey(&state, key) }
         guard let action = ServersAction.table.action(for: key) else {
             if key == .escape && !state.filter.text.isEmpty { state.filter.setText("") }
             return []
@@ -175,6 +179,9 @@ enum Update {
         case .shell:
             guard let server = state.selectedServer else { return [] }
             return connect(&state, ConnectTarget(server: server), openShell: true)
+        case .mark: markSelected(&state)
+        case .markAll: markAllVisible(&state)
+        case .runOnMarked: askFleetCommand(&state)
         }
         state.list.scrollToSelection(visibleRows: page, count: count)
         return []

@@ -57,13 +57,15 @@ struct CheckCommand: ParsableCommand {
             let slowB = Self.expectedSlow(servers[b].id.flatMap { lastChecks[$0] })
             return slowA != slowB ? slowA : a < b
         }
-        let progress = CheckProgress(total: servers.count, enabled: TerminalOutput.stderrIsTerminal)
+        let progress = CountProgress(total: servers.count, enabled: TerminalOutput.stderrIsTerminal) {
+            "checked \($0)/\($1) · \($2) online"
+        }
         let recorder = CheckRecorder(inventory: inventory)
         let outcomes: [CheckOutcome]
         do {
             let targets = order.map { CheckTarget(host: servers[$0].host, port: servers[$0].port) }
             let checked = try checker.check(targets) { outcome in
-                progress.record(outcome.status)
+                progress.record(good: outcome.status == .online)
                 if let id = servers[order[outcome.index]].id {
                     recorder.add(CheckResult(serverId: id, status: outcome.status.rawValue,
                                              latencyMs: outcome.latencyMs, banner: outcome.banner,

@@ -91,6 +91,24 @@ struct ConnectionOptions: ParsableArguments {
                 throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
             }
         }
+        var options = try connectOptions(saved: saved, destination: d)
+        let interactive = TerminalPrompter.hasTerminal
+        options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
+        if options.hostKeyPolicy == .ask && !interactive {
+            throw ValidationError("--host-key-policy ask needs a terminal to ask on; use strict or accept-new in scripts.")
+        }
+        var password: String?
+        if let passwordFile {
+            password = try Self.readPasswordFile(passwordFile)
+        }
+        return ResolvedConnection(options: options,
+                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
+                                  server: saved, inventory: inventory)
+    }
+
+    /// Session options for a saved server (or a parsed destination) with the command line's port, user, keys,
+    /// known_hosts and connect timeout; the host-key policy is left to the caller. Throws when a key file cannot be read.
+    func connectOptions(saved: Server?, destination d: Destination) throws -> ConnectOptions {
         let user = loginName ?? d.user ?? Self.localUser
         var options = ConnectOptions(host: d.host, port: port ?? d.port ?? 22, user: user,
                                      knownHostsFile: knownHosts ?? ConnectOptions.defaultKnownHostsFile)
@@ -106,18 +124,7 @@ struct ConnectionOptions: ParsableArguments {
         for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("key file \(file): it does not exist or cannot be read.")
         }
-        let interactive = TerminalPrompter.hasTerminal
-        options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
-        if options.hostKeyPolicy == .ask && !interactive {
-            throw ValidationError("--host-key-policy ask needs a terminal to ask on; use strict or accept-new in scripts.")
-        }
-        var password: String?
-        if let passwordFile {
-            password = try Self.readPasswordFile(passwordFile)
-        }
-        return ResolvedConnection(options: options,
-                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
-                                  server: saved, inventory: inventory)
+        return options
     }
 
     static var localUser: String {

@@ -15,6 +15,12 @@ struct ExecCommand: ParsableCommand {
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
             130 when interrupted; 255 when connecting or logging in failed. With --mail: 75 when the mail was not \
             sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
+            Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
+            printed as it comes, prefixed "name: " (--group: identical outputs once, with their servers; --json: one \
+            document at the end); a summary goes to stderr. --timeout is then each server's time, connecting included \
+            (default: the fleet.timeout setting, else 60 s); stdin is not forwarded; unknown host keys are refused, \
+            never asked. Exit status: 0 when every server ran the command and it exited 0, 1 otherwise, 130 when \
+            interrupted (what finished is still printed).
             """
     )
 
@@ -35,26 +41,37 @@ struct ExecCommand: ParsableCommand {
     @Option(name: .long, help: "The mail's subject (default: “essh: COMMAND on DEST”).")
     var subject: String?
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port].")
-    var dest: String
+    @OptionGroup var fleet: FleetOptions
+
+    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.")
+    var dest: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
     var command: [String] = []
 
     /// Options that take a value: `CommandLineArguments` uses this to find DEST.
-    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(["--timeout", "--mail", "--subject"]) }
+    static var valueOptions: Set<String> {
+        ConnectionOptions.valueOptions.union(["--timeout", "--mail", "--subject"]).union(FleetOptions.valueOptions)
+    }
 
     func validate() throws {
         try connection.validateOptions()
-        if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
         if subject != nil && mailTo == nil { throw ValidationError("--subject goes with --mail ADDRESS.") }
         if let mailTo { try MailOptions.check { () throws(MailError) in _ = try MailAddress.parseList(mailTo) } }
         if let subject { try MailOptions.check { () throws(MailError) in try HeaderSafety.check(subject, field: "Subject") } }
+        if isFleet { return try fleet.validate(dest: dest, command: command, timeout: timeout) }
+        guard dest != nil else { throw ValidationError("Give the server (DEST) and the command, e.g. essh exec web1 uptime.") }
+        if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
     }
+
+    /// Several servers (`--all`, `--tag`, a comma list) or a fleet-only option (`--json`, `--group`, `--parallel`).
+    var isFleet: Bool { fleet.isRequested || dest?.contains(",") == true }
 
     func run() throws {
         let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }
+        if isFleet { return try FleetExec(exec: self, mail: mail).run() }
+        guard let dest else { return }
         try connection.withSession(dest) { session, target, cancel, _ in
             target.recordConnection()
             try runCommand(session, target: target, cancel: cancel, mail: mail)

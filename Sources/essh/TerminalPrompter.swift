@@ -74,7 +74,7 @@ struct TerminalPrompter: Prompter {
     }
 
     /// Prints `prompt` on the terminal and reads one line from it, with echo off when asked.
-    private static func ask(_ prompt: String, echo: Bool) -> String? {
+    static func ask(_ prompt: String, echo: Bool) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

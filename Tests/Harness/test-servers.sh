@@ -6,7 +6,7 @@
 #   Tests/Harness/test-servers.sh status  say whether they run
 #
 # STATE is $ESSH_TEST_STATE or <repo>/.test-servers. Tests read STATE/servers.env (KEY=VALUE lines).
-# Two sshd instances run as root on 127.0.0.1 and [::1] at free ports:
+# Two sshd instances run as root on 127.0.0.1 (also 127.0.0.2 and 127.0.0.3, for fleet tests) and [::1] at free ports:
 #   main: UsePAM no, publickey + password        kbd: UsePAM yes, keyboard-interactive only
 # The test user essh-test has a fresh random password and authorized ed25519, ecdsa, passphrase-protected
 # ed25519 and RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
@@ -59,6 +59,9 @@ write_config() { # name port extra-lines...
     {
         echo "Port $port"
         echo "ListenAddress 127.0.0.1"
+        # More loopback addresses, so fleet tests reach several distinct hosts.
+        echo "ListenAddress 127.0.0.2"
+        echo "ListenAddress 127.0.0.3"
         [ "$has_ipv6" = yes ] && echo "ListenAddress ::1"
         echo "HostKey $state/hostkeys/ssh_host_ed25519_key"
         echo "HostKey $state/hostkeys/ssh_host_ecdsa_key"
@@ -143,7 +146,7 @@ start() {
     for port in "$main_port" "$kbd_port"; do
         for t in ed25519 ecdsa rsa; do
             read -r ktype kdata _ < "$state/hostkeys/ssh_host_${t}_key.pub"
-            echo "[127.0.0.1]:$port $ktype $kdata" >> "$state/known_hosts"
+            for h in 127.0.0.1 127.0.0.2 127.0.0.3; do echo "[$h]:$port $ktype $kdata" >> "$state/known_hosts"; done
             [ "$has_ipv6" = yes ] && echo "[::1]:$port $ktype $kdata" >> "$state/known_hosts"
         done
     done

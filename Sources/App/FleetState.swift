@@ -1,0 +1,82 @@
+import Fleet
+import Foundation
+import TUIKit
+
+/// Fleet commands in the interface: the servers marked on the Servers screen, the command being typed, and the run
+/// whose results the Fleet screen shows.
+struct FleetState: Sendable {
+    /// Names of the marked servers (kept by name, so a reload or a filter does not lose them).
+    var marked: Set<String> = []
+    /// The command (then, for servers that log in with a password, the password) being typed after `x`.
+    var question: FleetQuestion?
+    /// The servers the typed command will run on.
+    var pendingNames: [String] = []
+    /// The current (or last) run.
+    var run: FleetRun?
+    /// Ids for runs, so late results of an older run are ignored.
+    var nextRunId = 1
+}
+
+/// What `x` asks before a fleet run starts.
+struct FleetQuestion: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// The command line.
+        case command
+        /// One password for the chosen servers that log in with a password (`count` of them), asked once.
+        case password(command: String, count: Int)
+    }
+
+    var kind: Kind
+    var input: TextField
+}
+
+/// One run of a command on several servers, as the Fleet screen shows it.
+struct FleetRun: Sendable {
+    var id: Int
+    var command: String
+    var results: [FleetResult]
+    var startedAt: Date
+    var finishedAt: Date?
+    /// Esc was pressed while it ran.
+    var cancelling = false
+    /// The row selected in the per-server table.
+    var list = ListState()
+    /// The grouped output, sanitised, and where it is scrolled.
+    var grouped = ScrollbackBuffer(maxLines: 100_000)
+    var groupedView = TextViewState(top: 0, left: 0, follow: false)
+    /// The server whose full output is open (Enter), with its text and scroll position.
+    var detail: Int?
+    var detailText = ScrollbackBuffer(maxLines: 100_000)
+    var detailView = TextViewState(top: 0, left: 0, follow: false)
+    /// The mail form (F6) over the results: To and Subject.
+    var mailForm: OutputToolState?
+
+    init(id: Int, command: String, names: [String], startedAt: Date) {
+        self.id = id
+        self.command = command
+        results = names.map { FleetResult(name: $0, status: .waiting) }
+        self.startedAt = startedAt
+    }
+
+    var isRunning: Bool { finishedAt == nil }
+
+    /// The plain-text report (summary, one row per server, grouped output) — for mail and saving.
+    func report(now: Date) -> String {
+        FleetReport.text(command: command, results: results,
+                         elapsed: (finishedAt ?? now).timeIntervalSince(startedAt))
+    }
+
+    /// Remote text made safe for the screen (escape sequences shown, never obeyed), as the session view does.
+    static func sanitised(_ text: String) -> ScrollbackBuffer {
+        var sanitizer = TextSanitizer(policy: .dropStyling)
+        var buffer = ScrollbackBuffer(maxLines: 100_000)
+        buffer.append(sanitizer.feed(text.utf8))
+        buffer.append(sanitizer.finish())
+        return buffer
+    }
+
+    /// Rebuilds the grouped output after a result came in (keeping the scroll position).
+    mutating func regroup() {
+        grouped = Self.sanitised(FleetReport.grouped(results))
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import SSH
+
+/// Runs one command on many targets: at most `parallel` at a time, each with its own deadline (connect plus
+/// command), each result reported the moment that target finishes, so a slow or dead server never holds up the
+/// others. `cancel()` stops the rest and keeps what finished. `run` blocks its caller; callbacks arrive from worker
+/// threads, one at a time (the runner serialises them), in the order things happen.
+public final class FleetRunner: @unchecked Sendable {
+    /// The settings of a run.
+    public struct Options: Sendable {
+        /// How many targets run at once (the `fleet.parallel` setting, default 64).
+        public var parallel: Int
+        /// Seconds each target may take, connecting included (the `fleet.timeout` setting, default 60).
+        public var timeout: Double
+        /// Bytes of stdout and of stderr kept per target; more is counted as truncated, not kept.
+        public var outputLimit: Int
+
+        public init(parallel: Int = FleetRunner.defaultParallel, timeout: Double = FleetRunner.defaultTimeout,
+                    outputLimit: Int = 1 << 20) {
+            self.parallel = parallel
+            self.timeout = timeout
+            self.outputLimit = outputLimit
+        }
+    }
+
+    /// Default parallelism (as the issue asks; pssh's is 32).
+    public static let defaultParallel = 64
+    /// Default seconds per server (pssh's default too).
+    public static let defaultTimeout = 60.0
+
+    /// The parallelism that fits `openFiles` descriptors: each running server holds a socket and a cancellation
+    /// pipe (three descriptors), and some are kept for everything else.
+    public static func parallel(_ wanted: Int, openFiles: Int) -> Int {
+        max(1, min(wanted, (openFiles - 64) / 3))
+    }
+
+    private let executor: any FleetExecutor
+    private let options: Options
+    private let lock = NSLock()
+    private let callbackLock = NSLock()
+    private var cancelled = false
+    /// The cancellation of every target now running, by index.
+    private var active: [Int: Cancellation] = [:]
+
+    public init(executor: any FleetExecutor = SSHFleetExecutor(), options: Options = Options()) {
+        self.executor = executor
+        self.options = options
+    }
+
+    /// Stops every running target (their status becomes `cancelled`) and starts no more. Safe from any thread,
+    /// a signal handler's queue included.
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        let running = Array(active.values)
+        lock.unlock()
+        for c in running { c.cancel() }
+    }
+
+    /// Whether `cancel()` was called.
+    public var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// Runs `command` on every target and returns their results in target order. `onStart` says a target took a
+    /// slot, `onOutput` passes output as it arrives, `onFinish` gives each final result as soon as it exists.
+    public func run(_ targets: [FleetTarget], command: String,
+                    onStart: @escaping @Sendable (Int) -> Void = { _ in },
+                    onOutput: @escaping @Sendable (Int, SSH.OutputStream, UnsafeRawBufferPointer) -> Void = { _, _, _ in },
+                    onFinish: @escaping @Sendable (Int, FleetResult) -> Void = { _, _ in }) -> [FleetResult] {
+        let results = ResultSlots(targets.map { FleetResult(name: $0.name, status: .waiting) })
+        let next = NextIndex()
+        let workers = max(1, min(options.parallel, targets.count))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            // Plain threads, not GCD: every worker blocks in poll() for up to a timeout, and GCD caps its pool.
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                while let i = next.take(below: targets.count), !isCancelled {
+                    let result = attempt(targets[i], index: i, command: command, onStart: onStart, onOutput: onOutput)
+                    results.set(i, result)
+                    serialised { onFinish(i, result) }
+                }
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        group.wait()
+        // Targets never started (the run was cancelled) are reported as cancelled.
+        var final = results.all
+        for i in final.indices where !final[i].status.isFinal {
+            final[i].status = .cancelled
+            final[i].error = "Cancelled before it started."
+            let result = final[i]
+            serialised { onFinish(i, result) }
+        }
+        return final
+    }
+
+    private func serialised(_ body: () -> Void) {
+        callbackLock.lock()
+        body()
+        callbackLock.unlock()
+    }
+
+    /// One target, start to end, under its own deadline.
+    private func attempt(_ target: FleetTarget, index: Int, command: String, onStart: @Sendable (Int) -> Void,
+                         onOutput: @escaping @Sendable (Int, SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+        -> FleetResult
+    {
+        let started = Date()
+        var result = FleetResult(name: target.name, status: .running)
+        serialised { onStart(index) }
+        if let problem = target.problem {
+            result.status = .unreachable
+            result.error = problem
+            return result
+        }
+        let cancel = Cancellation()
+        lock.lock()
+        let alreadyCancelled = cancelled
+        active[index] = cancel
+        lock.unlock()
+        if alreadyCancelled { cancel.cancel() }
+        // The deadline covers connect plus command: a watchdog cancels the target when it passes.
+        let deadline = Deadline(seconds: options.timeout, cancel: cancel)
+        defer {
+            deadline.disarm()
+            lock.lock()
+            active[index] = nil
+            lock.unlock()
+        }
+        let limit = options.outputLimit
+        var out: [UInt8] = [], err: [UInt8] = []
+        var truncated = false
+        do throws(FleetFailure) {
+            let exit = try executor.execute(
+                target, command: command, connectTimeout: options.timeout,
+                commandTimeout: max(0.001, options.timeout - Date().timeIntervalSince(started)), cancel: cancel
+            ) { [self] stream, bytes in
+                if stream == .stdout { Self.keep(bytes, in: &out, limit: limit, truncated: &truncated) }
+                else { Self.keep(bytes, in: &err, limit: limit, truncated: &truncated) }
+                serialised { onOutput(index, stream, bytes) }
+            }
+            result.exitStatus = exit.exitCode
+            result.status = exit.exitCode == 0 ? .ok : .failed
+            if let signal = exit.signal { result.error = "The command was killed by signal \(signal)." }
+            else if exit.status == nil { result.error = "The server did not say how the command ended." }
+        } catch {
+            result.error = error.error.message
+            if deadline.fired || error.error.kind == .timedOut || error.error.kind == .commandTimedOut {
+                result.status = .timedOut
+                result.error = "No result within \(formatted(options.timeout)) s"
+                    + (error.phase == .connect ? " (still connecting)." : " (the command was still running).")
+            } else if error.error.kind == .cancelled {
+                result.status = .cancelled
+                result.error = "Cancelled."
+            } else {
+                result.status = error.phase == .connect ? .unreachable : .failed
+            }
+        }
+        result.stdout = out
+        result.stderr = err
+        result.truncated = truncated
+        result.duration = Date().timeIntervalSince(started)
+        return result
+    }
+
+    private static func keep(_ bytes: UnsafeRawBufferPointer, in buffer: inout [UInt8], limit: Int,
+                             truncated: inout Bool) {
+        let room = limit - buffer.count
+        if bytes.count > room { truncated = true }
+        if room > 0 { buffer.append(contentsOf: bytes.prefix(room)) }
+    }
+
+    private func formatted(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+}
+
+/// The next target index to start, shared by the workers.
+private final class NextIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func take(below count: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < count else { return nil }
+        value += 1
+        return value - 1
+    }
+}
+
+/// Results by target index, written by the workers.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [FleetResult]
+
+    init(_ values: [FleetResult]) { self.values = values }
+
+    func set(_ i: Int, _ result: FleetResult) {
+        lock.lock()
+        values[i] = result
+        lock.unlock()
+    }
+
+    var all: [FleetResult] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+}
+
+/// Cancels a target when its time is up, unless disarmed first; says whether it fired.
+private final class Deadline: @unchecked Sendable {
+    private let lock = NSLock()
+    private var armed = true
+    private var didFire = false
+
+    init(seconds: Double, cancel: Cancellation) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.lock()
+            let fire = armed
+            if fire { didFire = true }
+            lock.unlock()
+            if fire { cancel.cancel() }
+        }
+    }
+
+    func disarm() {
+        lock.lock()
+        armed = false
+        lock.unlock()
+    }
+
+    var fired: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return didFire
+    }
+}

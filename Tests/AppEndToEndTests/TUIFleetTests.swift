@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Fleet commands in the real `essh` in tmux: mark servers, `x`, a command, the results screen.
+@Suite("essh TUI fleet in tmux", .serialized)
+struct TUIFleetTests {
+    /// Saves these servers (the real sshd at each loopback address, the harness key) and opens essh on them.
+    /// A tag `pw` saves the server as logging in with a password.
+    private func start(_ dir: TempDir, _ list: [(name: String, host: String, tag: String)]) throws -> TmuxSession {
+        let servers = try TestServers.require()
+        let db = dir.file("essh.db")
+        for (name, host, tag) in list {
+            let login = tag == "pw" ? ["--auth", "password"] : ["--key", servers.key("id_ed25519")]
+            let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
+                                          "--user", servers.user, "--tag", tag] + login,
+                                         environment: ["ESSH_DB": db])
+            #expect(add.status == 0, "\(add.err)")
+        }
+        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
+            + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
+        return try TmuxSession(command: command, width: 100, height: 30)
+    }
+
+    @Test func markTwoServersRunACommandAndReadTheGroupedResults() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("alpha", "127.0.0.2", "web"), ("beta", "127.0.0.3", "web"), ("gamma", "127.0.0.1", "db")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "gamma")
+        // Space marks alpha and moves on; Space marks beta.
+        try tmux.press("Space")
+        try tmux.press("Space")
+        try tmux.waitFor(text: "2 marked")
+        try tmux.press("x")
+        try tmux.waitFor(text: "Command to run on 2 servers at once")
+        try tmux.type("echo same; printf '\\033[2J'")
+        try tmux.press("Enter")
+        let results = try tmux.waitFor("both servers ok") { lines in
+            lines.contains { $0.hasPrefix("alpha") && $0.contains(" ok ") }
+                && lines.contains { $0.hasPrefix("beta") && $0.contains(" ok ") }
+        }
+        #expect(results[0].contains("Run: echo same"))
+        // Identical outputs show once, with both servers; the escape sequence is shown, not obeyed.
+        try tmux.waitFor(text: "== alpha, beta (2 servers) · ok (exit 0)")
+        let screen = try tmux.screen()
+        #expect(screen.filter { $0.hasPrefix("same") }.count == 1)
+        #expect(screen.contains { $0.contains("␛[2J") })
+        #expect(!screen.contains { $0.hasPrefix("gamma") })
+        #expect(screen.contains { $0.contains("2 servers: 2 ok in ") })
+        // Enter opens one server's full output; Esc goes back, and again to the servers.
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "alpha: ok (exit 0)")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "== alpha, beta")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "2 marked")
+        // The tag: filter and * mark exactly the tagged servers.
+        try tmux.press("Space")
+        try tmux.waitFor(text: "3 marked")
+        // * on a list whose servers are all marked unmarks them.
+        try tmux.press("*")
+        try tmux.waitFor(text: "Unmarked 3 servers.")
+        #expect(try !tmux.screen()[0].contains("marked"))
+        try tmux.press("/")
+        try tmux.type("tag:db")
+        try tmux.press("Enter", "*")
+        try tmux.waitFor(text: "1 marked")
+        try tmux.press("q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func escStopsTheServersStillRunningAndKeepsWhatFinished() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("fast", "127.0.0.1", "a"), ("slow", "127.0.0.2", "a")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "slow")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 2 servers")
+        try tmux.type("set -- $SSH_CONNECTION; [ $3 = 127.0.0.1 ] && echo quick || sleep 60")
+        try tmux.press("Enter")
+        try tmux.waitFor("fast ok, slow running") { lines in
+            lines.contains { $0.hasPrefix("fast") && $0.contains(" ok ") }
+                && lines.contains { $0.hasPrefix("slow") && $0.contains("running") }
+        }
+        try tmux.press("Escape")
+        let after = try tmux.waitFor(text: "2 servers: 1 ok, 1 cancelled")
+        #expect(after.contains { $0.hasPrefix("fast") && $0.contains(" ok ") })
+        #expect(after.contains { $0.hasPrefix("slow") && $0.contains("cancelled") })
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "2 marked")
+        try tmux.press("q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func onePasswordAskedOnceLogsInToThePasswordServers() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("keyed", "127.0.0.1", "a"), ("pw1", "127.0.0.2", "pw"), ("pw2", "127.0.0.3", "pw")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "pw2")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 3 servers")
+        try tmux.type("id -un")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Password for the 2 servers that log in with one")
+        try tmux.type(servers.password)
+        #expect(try !tmux.screen().contains { $0.contains(servers.password) })
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "3 servers: 3 ok in ")
+        try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
+        try tmux.press("Escape", "q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func f6MailsTheWholeReport() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let tmux = try start(dir, [("alpha", "127.0.0.2", "a"), ("beta", "127.0.0.3", "a")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "beta")
+        try tmux.press("Space", "Space")
+        try tmux.press("x")
+        try tmux.type("echo same")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "2 servers: 2 ok in ")
+        try tmux.press("F6")
+        try tmux.waitFor(text: "essh: echo same on 2 servers")
+        let marker = "fleet-\(UUID().uuidString.prefix(8))"
+        let address = "essh-test@" + (try Spawn.run("/bin/hostname", [])).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try tmux.type(address)
+        try tmux.press("Tab", "C-u")
+        try tmux.type(marker)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Mail sent to \(address).")
+        let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
+        #expect(mail.defects.isEmpty)
+        let text = try #require(mail.parts.first?.text)
+        #expect(text.hasPrefix("Command: echo same\n2 servers: 2 ok in "))
+        #expect(text.contains("\nalpha   ok           0     "))
+        #expect(text.hasSuffix("\n== alpha, beta (2 servers) · ok (exit 0)\nsame\n"))
+        try tmux.press("Escape", "q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+}

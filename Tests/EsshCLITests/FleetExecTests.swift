@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `essh exec` on many servers: the real sshd on three loopback addresses, a closed port and a listener that never
+/// answers (its backlog is full).
+@Suite struct FleetExecTests {
+    /// A database with web1..web3 (the real sshd on 127.0.0.1-3, tag web), `closed` (nothing listens) and, when
+    /// given, `dropped` (SYNs dropped) tagged `bad`.
+    private func fleet(_ s: TestServers, _ dir: TempDir, dropped: Int? = nil) throws {
+        for i in 1...3 {
+            try add(dir, ["web\(i)", "--host", "127.0.0.\(i)", "--port", String(s.port), "--user", s.user,
+                          "--key", s.key("id_ed25519"), "--tag", "web"])
+        }
+        try add(dir, ["closed", "--host", "127.0.0.1", "--port", String(try LoopbackListener.closedPort()),
+                      "--user", s.user, "--key", s.key("id_ed25519"), "--tag", "bad"])
+        if let dropped {
+            try add(dir, ["dropped", "--host", "127.0.0.1", "--port", String(dropped), "--user", s.user,
+                          "--key", s.key("id_ed25519"), "--tag", "bad"])
+        }
+    }
+
+    private func add(_ dir: TempDir, _ args: [String]) throws {
+        let r = try essh(dir, ["servers", "add"] + args)
+        #expect(r.status == 0, "\(r.err)")
+    }
+
+    private func essh(_ dir: TempDir, _ args: [String], timeout: TimeInterval = 30) throws -> RunResult {
+        try Binary.runEssh(args, environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path], timeout: timeout)
+    }
+
+    private func results(_ r: RunResult) throws -> [String: [String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        let list = object?["results"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    @Test func prefixedLinesASummaryAndExitZeroWhenAllSucceed() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let r = try essh(dir, ["exec", "--tag", "web", "--known-hosts", s.knownHosts, "echo out; echo err >&2"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.split(separator: "\n").sorted() == ["web1: out", "web2: out", "web3: out"])
+        #expect(r.err.contains("web1: err\n") && r.err.contains("web3: err\n"))
+        #expect(r.err.contains("3 servers: 3 ok in "))
+    }
+
+    @Test func everyStatusAndExitStatusInJSON() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let full = try LoopbackListener(.backlogFull)
+        defer { full.close() }
+        try fleet(s, dir, dropped: full.port)
+        try add(dir, ["stranger", "--host", "127.0.0.2", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_unauthorized")])
+        // web2 fails with 3, web3 outlives its time; the rest cannot be reached.
+        let command = #"set -- $SSH_CONNECTION; case $3 in 127.0.0.2) echo two; exit 3;; 127.0.0.3) sleep 30;; *) printf 'one\377\n';; esac"#
+        let r = try essh(dir, ["exec", "--all", "--json", "--timeout", "3", "--known-hosts", s.knownHosts, "--",
+                               command])
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName.count == 6)
+        for (_, item) in byName {
+            #expect(Set(item.keys) == ["name", "status", "exit_status", "duration_ms", "stdout", "stderr", "error"])
+        }
+        #expect(byName["web1"]?["status"] as? String == "ok" && byName["web1"]?["exit_status"] as? Int == 0)
+        #expect(byName["web1"]?["stdout"] as? String == "one\u{FFFD}\n" && byName["web1"]?["error"] is NSNull)
+        #expect(byName["web2"]?["status"] as? String == "failed" && byName["web2"]?["exit_status"] as? Int == 3)
+        #expect(byName["web2"]?["stdout"] as? String == "two\n")
+        #expect(byName["web3"]?["status"] as? String == "timed-out" && byName["web3"]?["exit_status"] is NSNull)
+        #expect(byName["closed"]?["status"] as? String == "unreachable")
+        #expect((byName["closed"]?["error"] as? String)?.contains("refused the connection") == true)
+        #expect(byName["dropped"]?["status"] as? String == "timed-out")
+        #expect(byName["stranger"]?["status"] as? String == "unreachable")
+        #expect((byName["stranger"]?["error"] as? String)?.contains("Permission denied") == true)
+        #expect((byName["web1"]?["duration_ms"] as? Int ?? -1) >= 0)
+        #expect(r.err.contains("6 servers: 1 ok, 1 failed, 2 timed out, 2 unreachable in "))
+    }
+
+    @Test func groupedOutputShowsIdenticalOutputOnceWithItsServers() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let r = try essh(dir, ["exec", "--group", "--known-hosts", s.knownHosts, "web1,web2,web3,closed", "uname -s"])
+        #expect(r.status == 1)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "== web1, web2, web3 (3 servers) · ok (exit 0)")
+        #expect(lines[1] == "Linux")
+        #expect(lines[2] == "== closed · unreachable")
+        #expect(lines[3].hasPrefix("essh: 127.0.0.1 refused the connection"))
+    }
+
+    @Test func aDeadServerDoesNotHoldUpTheOthersLines() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let full = try LoopbackListener(.backlogFull)
+        defer { full.close() }
+        try fleet(s, dir, dropped: full.port)
+        // Both streams into one file keep the order in which essh wrote them.
+        let script = "\"$0\" exec dropped,web1,web2 --timeout 2 --known-hosts \"$1\" -- echo here 2>&1"
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, s.knownHosts],
+                              environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path])
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let dropped = try #require(lines.firstIndex { $0.hasPrefix("dropped: essh: No result within 2 s") })
+        let web = lines.indices.filter { lines[$0].hasSuffix(": here") }
+        #expect(web.count == 2 && web.allSatisfy { $0 < dropped }, "\(lines)")
+        #expect(r.status == 1)
+    }
+
+    @Test func ctrlCKeepsWhatFinishedAndExits130() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        // web1 answers at once; web2 and web3 sleep until the interrupt, which comes once web1's line is out.
+        let script = """
+            "$0" exec --tag web --known-hosts "$1" -- \
+              'set -- $SSH_CONNECTION; case $3 in 127.0.0.1) echo quick;; *) sleep 30;; esac' >"$2" 2>"$2.err" &
+            pid=$!
+            for i in $(seq 1 400); do grep -q 'web1: quick' "$2" && break; sleep 0.05; done
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            """
+        let out = dir.file("out")
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, s.knownHosts, out],
+                              environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path], timeout: 25)
+        let stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+        #expect(r.out.contains("status 130"), "\(r.out) \(r.err) \(stderr)")
+        #expect(stdout == "web1: quick\n")
+        #expect(stderr.contains("web2: essh: Cancelled.") && stderr.contains("web3: essh: Cancelled."))
+        #expect(stderr.contains("3 servers: 1 ok, 2 cancelled in "))
+    }
+
+    @Test func badFleetInputSaysWhatToDo() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let noCommand = try essh(dir, ["exec", "--all"])
+        #expect(noCommand.status != 0 && noCommand.err.contains("Give the command to run after --"))
+        let noTag = try essh(dir, ["exec", "--tag", "nope", "--", "true"])
+        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag nope"))
+        let both = try essh(dir, ["exec", "--all", "web1", "--", "true"])
+        #expect(both.status != 0 && both.err.contains("--all and --tag pick the servers themselves"))
+        let parallel = try essh(dir, ["exec", "--parallel", "0", "--all", "--", "true"])
+        #expect(parallel.status != 0 && parallel.err.contains("--parallel 0"))
+    }
+
+    @Test func singleDestinationExecIsUnchanged() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let r = try essh(dir, ["exec", "--known-hosts", s.knownHosts, "web2", "echo", "-n", "--all"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "--all")
+    }
+
+    @Test func onePasswordFileServesEveryPasswordServerAndNothingIsAsked() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        for i in 1...2 {
+            try add(dir, ["pw\(i)", "--host", "127.0.0.\(i)", "--port", String(s.port), "--user", s.user,
+                          "--auth", "password"])
+        }
+        let file = dir.file("pw")
+        FileManager.default.createFile(atPath: file, contents: Data((s.password + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let ok = try essh(dir, ["exec", "--all", "--known-hosts", s.knownHosts, "--password-file", file, "--", "id -un"])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.out.split(separator: "\n").sorted() == ["pw1: \(s.user)", "pw2: \(s.user)"])
+        // Without it (and no terminal to ask once on) each server says why, and the run does not stop to ask.
+        let none = try essh(dir, ["exec", "--all", "--known-hosts", s.knownHosts, "--", "id -un"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
+    }
+
+    @Test func onATerminalRemoteEscapeSequencesAreShownNotObeyedAndIntoAPipeTheyPassAsTheyCame() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let command = #"printf 'a\033]0;pwned\007b\n'"#
+        let tmux = try TmuxSession(command: "ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec web1,web2 "
+                                   + "--known-hosts \(s.knownHosts) -- \"\(command)\"; sleep 30", width: 80, height: 10)
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor(text: "2 servers: 2 ok")
+        #expect(screen.contains("web1: a␛]0;pwned␇b") && screen.contains("web2: a␛]0;pwned␇b"))
+        #expect(try tmux.display("#{pane_title}") != "pwned")
+        let piped = try essh(dir, ["exec", "web1,web2", "--known-hosts", s.knownHosts, "--", command])
+        #expect(piped.stdout.contains(Data("web1: a\u{1B}]0;pwned\u{07}b\n".utf8)))
+    }
+
+    @Test func mailSendsTheWholeReportAfterTheRun() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        let marker = "fleetcli-\(UUID().uuidString.prefix(8))"
+        let host = try Spawn.run("/bin/hostname", []).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let r = try essh(dir, ["exec", "--tag", "web", "--group", "--mail", "essh-test@\(host)", "--subject", marker,
+                               "--known-hosts", s.knownHosts, "--", "echo same"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
+        let text = try #require(mail.parts.first?.text)
+        #expect(text.hasPrefix("Command: echo same\n3 servers: 3 ok in "))
+        #expect(text.hasSuffix("\n== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+    }
+}

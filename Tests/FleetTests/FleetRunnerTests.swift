@@ -1,0 +1,90 @@
+import Fleet
+import Foundation
+import SSH
+import Testing
+
+@Suite struct FleetRunnerTests {
+    @Test func everyStatusComesBackInTargetOrder() {
+        let fake = FakeExecutor(behaviours: [
+            "ok": .exit(status: 0, stdout: "hello\n"),
+            "bad": .exit(status: 3, stderr: "oops\n"),
+            "down": .connectError(SSHError(.refused, "ECONNREFUSED", "down refused the connection.")),
+            "slow": .hang,
+        ])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 4, timeout: 0.3))
+        let results = runner.run(["ok", "bad", "down", "slow"].map(target), command: "x")
+        #expect(results.map(\.name) == ["ok", "bad", "down", "slow"])
+        #expect(results.map(\.status) == [.ok, .failed, .unreachable, .timedOut])
+        #expect(results[0].exitStatus == 0 && results[0].stdoutText == "hello\n" && results[0].error == nil)
+        #expect(results[1].exitStatus == 3 && results[1].stderrText == "oops\n")
+        #expect(results[2].exitStatus == nil && results[2].error == "down refused the connection.")
+        #expect(results[3].exitStatus == nil && results[3].error?.contains("No result within 0.3 s") == true)
+    }
+
+    @Test func aHangingServerDoesNotDelayTheOthersReports() {
+        let fake = FakeExecutor(behaviours: ["a": .exit(status: 0), "b": .exit(status: 0, delay: 0.05)])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 8, timeout: 1))
+        let log = Recorder()
+        _ = runner.run(["dead", "a", "b"].map(target), command: "x", onFinish: { _, r in log.add(r.name) })
+        #expect(log.all == ["a", "b", "dead"])
+    }
+
+    @Test func parallelismIsBounded() {
+        var behaviours: [String: FakeExecutor.Behaviour] = [:]
+        for i in 0..<20 { behaviours["s\(i)"] = .exit(status: 0, delay: 0.02) }
+        let fake = FakeExecutor(behaviours: behaviours)
+        let results = FleetRunner(executor: fake, options: .init(parallel: 3, timeout: 5))
+            .run((0..<20).map { target("s\($0)") }, command: "x")
+        #expect(results.allSatisfy { $0.status == .ok })
+        #expect(fake.gauge.maximum == 3)
+    }
+
+    @Test func cancelKeepsWhatFinishedAndMarksTheRestCancelled() {
+        let fake = FakeExecutor(behaviours: ["quick": .exit(status: 0, stdout: "done\n")])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 2, timeout: 60))
+        let log = Recorder()
+        let results = runner.run(["quick", "hang1", "hang2", "later"].map(target), command: "x",
+                                 onFinish: { _, r in
+                                     log.add(r.name)
+                                     if r.name == "quick" { runner.cancel() }
+                                 })
+        #expect(results[0].status == .ok && results[0].stdoutText == "done\n")
+        #expect(results[1...].allSatisfy { $0.status == .cancelled })
+        #expect(Set(log.all) == ["quick", "hang1", "hang2", "later"])
+    }
+
+    @Test func outputIsStreamedBeforeTheResultAndCapped() {
+        let fake = FakeExecutor(behaviours: ["big": .exit(status: 0, stdout: String(repeating: "x", count: 100))])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5, outputLimit: 10))
+        let log = Recorder()
+        let results = runner.run([target("big")], command: "x",
+                                 onStart: { log.add("start \($0)") },
+                                 onOutput: { i, _, bytes in log.add("output \(i) \(bytes.count)") },
+                                 onFinish: { i, _ in log.add("finish \(i)") })
+        #expect(log.all == ["start 0", "output 0 100", "finish 0"])
+        #expect(results[0].stdout.count == 10 && results[0].truncated)
+    }
+
+    @Test func aTargetWithAProblemIsUnreachableWithoutTrying() {
+        let fake = FakeExecutor(behaviours: [:])
+        var t = target("nokey")
+        t.problem = "The key file /x does not exist."
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5)).run([t], command: "x")
+        #expect(results[0].status == .unreachable && results[0].error == "The key file /x does not exist.")
+        #expect(fake.gauge.maximum == 0)
+    }
+
+    @Test func askPolicyBecomesStrictInAFleet() {
+        var options = ConnectOptions(host: "h", user: "u", knownHostsFile: "/dev/null")
+        options.hostKeyPolicy = .ask
+        #expect(FleetTarget(name: "h", options: options).options.hostKeyPolicy == .strict)
+        options.hostKeyPolicy = .acceptNew
+        #expect(FleetTarget(name: "h", options: options).options.hostKeyPolicy == .acceptNew)
+    }
+
+    @Test func parallelismFitsTheOpenFileLimit() {
+        #expect(FleetRunner.parallel(64, openFiles: 1024) == 64)
+        #expect(FleetRunner.parallel(1024, openFiles: 1024) == 320)
+        #expect(FleetRunner.parallel(8, openFiles: 10) == 1)
+    }
+}
