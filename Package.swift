@@ -25,7 +25,7 @@ let sshTargets: [Target] = [
 // InteractiveShell: a shell on the server in the person's own terminal (raw mode, PTY, resizes, keepalives, `~.`),
 // shared by `essh shell` and the terminal interface. Pure Swift over SSH's ShellChannel.
 let interactiveShellTargets: [Target] = [
-    .target(name: "InteractiveShell", dependencies: ["SSH"]),
+    .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess"]),
     .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "TestSupport"]),
 ]
 
@@ -52,9 +52,16 @@ let textWidthTargets: [Target] = [
     .target(name: "TextWidth"),
 ]
 
+// LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;
+// writing all of a buffer. Foundation only.
+let localProcessTargets: [Target] = [
+    .target(name: "LocalProcess"),
+    .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
+]
+
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
 let testSupportTargets: [Target] = [
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["LocalProcess"], path: "Tests/TestSupport"),
 ]
 
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
@@ -66,7 +73,7 @@ let inventoryTargets: [Target] = [
 // Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
 // Pure Foundation: no UI, no database.
 let mailTargets: [Target] = [
-    .target(name: "Mail"),
+    .target(name: "Mail", dependencies: ["LocalProcess"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
 ]
 
@@ -97,7 +104,7 @@ let fleetTargets: [Target] = [
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet", "InteractiveShell",
+        "Fleet", "InteractiveShell", "LocalProcess",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
                 exclude: ["Golden"]),
@@ -107,7 +114,7 @@ let appTargets: [Target] = [
 // The command-line tool and composition root.
 let esshDependencies: [Target.Dependency] = [
     "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", "Fleet", "TUIKit",
-    argumentParser, logging, "InteractiveShell",
+    argumentParser, logging, "InteractiveShell", "LocalProcess",
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
@@ -124,7 +131,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
+    targets: systemLibraries + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
         + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets
         + interactiveShellTargets,
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Glibc
+import LocalProcess
 import SSH
 
 /// A shell on the server in the person's own terminal, as `ssh DEST` gives: the local terminal in raw mode, a PTY
@@ -206,19 +207,6 @@ private struct Loop {
     }
 }
 
-/// Writes every byte (short writes and EINTR retried); false when the terminal is gone.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        offset += n
-    }
-    return true
-}
 
 /// Seconds on the monotonic clock (never jumps with the wall clock).
 func monotonicSeconds() -> Double {

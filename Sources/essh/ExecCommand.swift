@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LocalProcess
 import Mail
 import SSH
 
@@ -110,19 +111,6 @@ struct ExecCommand: ParsableCommand {
     }
 }
 
-/// Writes every byte (retrying short writes and EINTR); false when the reader went away (EPIPE) or writing failed.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        offset += n
-    }
-    return true
-}
 
 /// `essh: MESSAGE` on stderr.
 func printError(_ error: SSHError) { printError(error.message) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Fleet
 import Foundation
+import LocalProcess
 import Inventory
 import Mail
 import Reachability
