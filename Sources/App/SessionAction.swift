@@ -13,15 +13,16 @@ enum SessionAction: Sendable, Equatable {
         KeyBinding([.function(3)], .routes, label: "Routes", description: "Routes (parsed table)"),
         KeyBinding([.function(4)], .sockets, label: "Sockets", description: "Sockets (parsed table)"),
         KeyBinding([.function(5)], .toggleParsed, label: "Raw", description: "Parsed table / raw output"),
+        // F6 and F8 before Find: at 80 columns the bar ends after End, and mail and shell matter more there.
+        KeyBinding([.function(6)], .mail, label: "Mail", description: "Mail the last command's output (sendmail)"),
+        KeyBinding([.function(8)], .shell, label: "Shell",
+                   description: "Interactive shell on this session (~. or exit comes back)"),
+        KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
+        KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
+        // Cut from an 80-column key bar; help (F1) always lists them.
         KeyBinding([.ctrl("f")], .search, label: "Find", description: "Search the output: Enter finds, Esc closes"),
         KeyBinding([.ctrl("p")], .searchPrevious, description: "Previous (older) match of the search"),
         KeyBinding([.ctrl("n")], .searchNext, description: "Next (newer) match of the search"),
-        KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
-        KeyBinding([.function(10), .ctrl("d")], .end, label: "End", description: "End the session"),
-        // After End: on an 80-column key bar these are cut first; help (F1) always lists them.
-        KeyBinding([.function(8)], .shell, label: "Shell",
-                   description: "Interactive shell on this session (~. or exit comes back)"),
-        KeyBinding([.function(6)], .mail, label: "Mail", description: "Mail the last command's output (sendmail)"),
         KeyBinding([.function(7)], .save, label: "Save", description: "Save the last command's output to a file"),
         KeyBinding([.character("|")], .pipe, label: "Pipe",
                    description: "Pipe the last output into a local command (empty line)"),

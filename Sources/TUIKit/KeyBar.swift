@@ -1,5 +1,6 @@
 /// The bottom row naming the keys of the current screen, built from its `KeyBindingTable`:
-/// `F2 Interfaces  F3 Routes  F10 Quit`. Items that do not fit are left out from the right.
+/// `F2 Interfaces  F3 Routes  F10 Quit`. When one space between items shows more of them than two, one it is;
+/// items that still do not fit are left out from the right.
 public struct KeyBar: Sendable {
     /// (key, label) pairs in order.
     public var items: [(key: String, label: String)]
@@ -22,12 +23,22 @@ public struct KeyBar: Sendable {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         buffer.fill(row, with: .blank(labelStyle))
+        let gap = fitting(width: row.width, gap: 2) >= fitting(width: row.width, gap: 1) ? 2 : 1
         var x = row.x
-        for item in items {
-            let needed = DisplayWidth.of(item.key) + 1 + DisplayWidth.of(item.label)
-            if x + needed > row.maxX { break }
+        for item in items.prefix(fitting(width: row.width, gap: gap)) {
             x = buffer.setString(item.key, x: x, y: row.y, style: keyStyle, clip: row)
-            x = buffer.setString(" " + item.label, x: x, y: row.y, style: labelStyle, clip: row) + 2
+            x = buffer.setString(" " + item.label, x: x, y: row.y, style: labelStyle, clip: row) + gap
         }
+    }
+
+    /// How many items, from the left, fit in `width` columns with `gap` spaces between them.
+    func fitting(width: Int, gap: Int) -> Int {
+        var used = 0
+        for (index, item) in items.enumerated() {
+            let needed = (index == 0 ? 0 : gap) + DisplayWidth.of(item.key) + 1 + DisplayWidth.of(item.label)
+            if used + needed > width { return index }
+            used += needed
+        }
+        return items.count
     }
 }

@@ -32,6 +32,17 @@ enum KeyTestAction: Equatable, Sendable { case quit, help, refresh, find }
         #expect(buffer[0, 0].style.attributes.contains(.reverse))
     }
 
+    @Test func oneSpaceBetweenItemsWhenThatShowsMoreOfThem() {
+        // "q Quit  ? Help  / Filter" needs 24 columns, "q Quit ? Help / Filter" 22: at 22 one space shows all three;
+        // at 20 neither shows more than two, so the roomier two spaces stay.
+        var wide = Buffer(width: 22, height: 1)
+        KeyBar(table: table).render(in: wide.area, buffer: &wide)
+        #expect(wide.lines() == ["q Quit ? Help / Filter"])
+        var twenty = Buffer(width: 20, height: 1)
+        KeyBar(table: table).render(in: twenty.area, buffer: &twenty)
+        #expect(twenty.lines() == ["q Quit  ? Help      "])
+    }
+
     @Test func theHelpScreenListsEveryBinding() {
         #expect(table.helpItems.map(\.keys) == ["q/F10", "?", "^R", "/"])
         var buffer = Buffer(width: 40, height: 6)
