@@ -2,7 +2,7 @@ import TUIKit
 
 /// What a key does on the Fleet results screen.
 enum FleetAction: Sendable, Equatable {
-    case up, down, open, back, pageUp, pageDown, top, bottom, mail, help
+    case up, down, open, back, pageUp, pageDown, top, bottom, left, right, mail, help
 
     static let table = KeyBindingTable<FleetAction>([
         KeyBinding([.enter], .open, label: "Output", description: "The selected server's full output"),
@@ -17,5 +17,7 @@ enum FleetAction: Sendable, Equatable {
         KeyBinding([.pageDown], .pageDown, description: "Scroll the output down"),
         KeyBinding([.home], .top, description: "Start of the output"),
         KeyBinding([.end], .bottom, description: "End of the output"),
+        KeyBinding([.left, .character("h")], .left, description: "Scroll the output left (long lines are not wrapped)"),
+        KeyBinding([.right, .character("l")], .right, description: "Scroll the output right"),
     ])
 }

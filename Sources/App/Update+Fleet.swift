@@ -129,7 +129,7 @@ extension Update {
             case .up: run.detailView.scroll(by: -1, in: run.detailText, height: rows)
             case .down: run.detailView.scroll(by: 1, in: run.detailText, height: rows)
             case .help: state.showHelp = true
-            default: scroll(&run.detailView, in: run.detailText, action, rows: rows)
+            default: scroll(&run.detailView, in: run.detailText, action, rows: rows, columns: layout.detail.width)
             }
             state.fleet.run = run
             return []
@@ -153,7 +153,8 @@ extension Update {
             } else {
                 state.screen = .servers
             }
-        case .pageUp, .pageDown, .top, .bottom: scroll(&run.groupedView, in: run.grouped, action, rows: rows)
+        case .pageUp, .pageDown, .top, .bottom, .left, .right:
+            scroll(&run.groupedView, in: run.grouped, action, rows: rows, columns: layout.output.width)
         case .help: state.showHelp = true
         case .mail:
             if run.isRunning {
@@ -174,9 +175,13 @@ extension Update {
 }
 
 extension Update {
-    /// PgUp / PgDn / Home / End on a text `rows` lines high; other actions do nothing.
-    static func scroll(_ view: inout TextViewState, in text: ScrollbackBuffer, _ action: FleetAction?, rows: Int) {
+    /// PgUp / PgDn / Home / End on a text `rows` lines high, ← → by half of `columns`; other actions do nothing.
+    static func scroll(_ view: inout TextViewState, in text: ScrollbackBuffer, _ action: FleetAction?, rows: Int,
+                       columns: Int) {
+        let sideways = max(1, columns / 2)
         switch action {
+        case .left: view.left = max(0, view.left - sideways)
+        case .right: view.left = min(view.left + sideways, 100_000)
         case .pageUp: view.scroll(by: -max(1, rows - 1), in: text, height: rows)
         case .pageDown: view.scroll(by: max(1, rows - 1), in: text, height: rows)
         case .top: view.scrollToTop(in: text)

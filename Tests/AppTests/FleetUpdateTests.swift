@@ -183,4 +183,25 @@ struct FleetUpdateTests {
         Fixtures.keys(&state, .home)
         #expect(Fixtures.screen(state)[1].hasPrefix("1 "))
     }
+
+    @Test func leftAndRightScrollLongLinesSideways() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character(" "), .character("x"))
+        Fixtures.type(&state, "long")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleet.run?.id)
+        let line = String(repeating: "a", count: 150) + "THE-END\n"
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array(line.utf8))))
+        _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now))
+        #expect(!Fixtures.screen(state).contains { $0.contains("THE-END") })
+        Fixtures.keys(&state, .right, .right, .right)
+        #expect(Fixtures.screen(state).contains { $0.contains("THE-END") })
+        Fixtures.keys(&state, .left, .left, .left)
+        #expect(state.fleet.run?.groupedView.left == 0)
+        Fixtures.keys(&state, .enter)
+        #expect(!Fixtures.screen(state).contains { $0.contains("THE-END") })
+        Fixtures.keys(&state, .character("l"), .character("l"), .character("l"))
+        #expect(Fixtures.screen(state).contains { $0.contains("THE-END") })
+    }
 }
