@@ -28,6 +28,8 @@ extension Update {
                                      shell: ShellSummary(how: how, exitStatus: status, sessionEnded: ends),
                                      returnTo: ends ? .servers : .session)
         state.screen = .summary
+        // What the status line said before the shell (a pipe's result, a mail sent) is old news now.
+        state.notice = nil
         if ends {
             state.session = nil
             return [.disconnect]

@@ -53,6 +53,7 @@ struct ShellUpdateTests {
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .output(id: 1, bytes: Array("before\n".utf8)))
         _ = Update.update(&state, .commandFinished(id: 1, status: 0, signal: nil, at: Fixtures.now))
+        state.notice = "Piped the output into `wc -l`: exit 0."
         #expect(Fixtures.keys(&state, .function(8)) == [.handOver(.shell(title: "admin@10.0.0.5"))])
         #expect(state.session?.closeAfterShell == false)
         let outcome = ShellOutcome(end: .escape, duration: 2)
@@ -67,6 +68,7 @@ struct ShellUpdateTests {
         let screen = Fixtures.screen(state)
         #expect(screen.contains { $0.hasPrefix("before") }, "the session's output is still there")
         #expect(screen.contains { $0.contains("[shell · Disconnected from the shell") })
+        #expect(state.notice == nil, "the notice from before the shell is gone")
     }
 
     @Test func aLostConnectionEndsTheSessionTheShellWasOpenedFrom() {
