@@ -8,7 +8,10 @@ struct Essh: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "essh",
-        abstract: "eSSH — easy SSH: run commands on your servers, check which are up, read network output as tables.",
+        abstract: """
+            eSSH — easy SSH: run commands on one server or many, open shells, check which are up, read network \
+            output as tables, mail any output. Without a subcommand: the full-screen interface.
+            """,
         version: "essh \(version) (libssh2 \(SSHLibrary.version))",
         subcommands: subcommandList
     )

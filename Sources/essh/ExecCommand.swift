@@ -9,7 +9,7 @@ import SSH
 struct ExecCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec",
-        abstract: "Run a command on a server and pass its output through.",
+        abstract: "Run a command on a server (or on many at once) and pass its output through.",
         discussion: """
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
