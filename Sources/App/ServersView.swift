@@ -18,7 +18,9 @@ enum ServersView {
         let narrow = buffer.size.width < 70
         // A marked server (Space, for `x`) shows a check mark in place of its status dot, in the status colour.
         let markSign = state.unicode ? "✓" : "+"
-        let rows: [[Span]] = visible.map { server in
+        // Only the rows on screen are built (TableView asks for them), so a frame does not cost more with every
+        // server saved.
+        func row(_ server: Server) -> [Span] {
             var (style, text) = Theme.status(server.id.flatMap { state.checks[$0] })
             let dot = state.fleet.marked.contains(server.name) ? markSign : dot
             if dot == markSign { style.attributes.insert(.bold) }
@@ -43,9 +45,9 @@ enum ServersView {
             : [.init("", width: .fixed(1)), .init("Name", width: .fixed(nameWidth)), .init("Status", width: .fixed(12)),
                .init("OS", width: .fixed(wide ? 8 : 7)), .init("Address", width: .fill(3)),
                .init("Tags", width: .fill(wide ? 2 : 1)), .init("Connected", width: .fixed(wide ? 16 : 10))]
-        let table = TableView(columns: columns, rows: rows)
+        let table = TableView(columns: columns, rows: [])
         var list = state.list
-        table.render(in: areas.table, buffer: &buffer, state: &list)
+        table.render(in: areas.table, buffer: &buffer, state: &list, rowCount: visible.count) { row(visible[$0]) }
         if state.loaded && state.servers.isEmpty {
             let y = areas.table.y + 2
             buffer.setString("No servers yet. Press a to add one, n to connect to any host.", x: 2, y: y,

@@ -53,6 +53,13 @@ public struct TableView: Sendable {
 
     /// Draws the header and the visible rows into `area`, scrolling `state` so the selection stays visible.
     public func render(in area: Rect, buffer: inout Buffer, state: inout ListState) {
+        render(in: area, buffer: &buffer, state: &state, rowCount: rows.count) { rows[$0] }
+    }
+
+    /// The same for a table of `rowCount` rows made on demand: only the rows on screen are asked for, so a list of
+    /// ten thousand servers costs one screenful of row-building per frame. `rows` is not used.
+    public func render(in area: Rect, buffer: inout Buffer, state: inout ListState, rowCount: Int,
+                       row makeRow: (Int) -> [Span]) {
         guard area.height > 0 else { return }
         let rects = columnRects(in: area)
         for (column, rect) in zip(columns, rects) {
@@ -60,14 +67,15 @@ public struct TableView: Sendable {
             buffer.setString(text, x: rect.x, y: area.y, style: headerStyle, clip: rect.row(0))
         }
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
-        state.clamp(count: rows.count)
-        state.scrollToSelection(visibleRows: body.height, count: rows.count)
+        state.clamp(count: rowCount)
+        state.scrollToSelection(visibleRows: body.height, count: rowCount)
         for row in 0..<body.height {
             let index = state.offset + row
-            guard index < rows.count else { break }
+            guard index < rowCount else { break }
             let y = body.y + row
-            for (i, rect) in rects.enumerated() where i < rows[index].count {
-                let span = rows[index][i]
+            let spans = makeRow(index)
+            for (i, rect) in rects.enumerated() where i < spans.count {
+                let span = spans[i]
                 let text = DisplayWidth.fit(span.text, to: rect.width, alignment: columns[i].alignment)
                 buffer.setString(text, x: rect.x, y: y, style: span.style, clip: Rect(x: rect.x, y: y,
                                                                                        width: rect.width, height: 1))
