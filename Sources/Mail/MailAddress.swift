@@ -4,6 +4,11 @@ import Foundation
 /// MTA delivers on this machine. Display names and quoted local parts are not accepted: they are rarely typed,
 /// and refusing them keeps every address safe to put in a header as it is.
 public enum MailAddress {
+    /// The longest address list (addresses joined by ", ") a To line may hold. To is never folded: `sendmail -t`
+    /// (dma) reads recipients from the header's first physical line only, so a folded To loses recipients; and a
+    /// header line may be at most 998 bytes (RFC 5322 2.1.1), "To: " included.
+    public static let maxListLength = 990
+
     /// The addresses in `list`, split at commas (spaces around them ignored). Throws `headerInjection` for control
     /// characters, `invalidAddress` for an empty list or any address that is not valid, naming it.
     public static func parseList(_ list: String, field: String = "To") throws(MailError) -> [String] {
@@ -15,7 +20,18 @@ public enum MailAddress {
             throw MailError(.invalidAddress, "", "Give at least one address in \(field), e.g. ops@example.org.")
         }
         for address in addresses { try validate(address, field: field) }
+        try checkLength(addresses, field: field)
         return addresses
+    }
+
+    /// Throws `invalidAddress` when `addresses`, written on one header line, would be longer than `maxListLength`.
+    public static func checkLength(_ addresses: [String], field: String = "To") throws(MailError) {
+        let length = addresses.joined(separator: ", ").utf8.count
+        guard length > maxListLength else { return }
+        throw MailError(.invalidAddress, "", """
+            The \(field) list is \(length) characters long; a mail header line holds at most \(maxListLength). \
+            Send to fewer addresses at once, or to a list or alias that reaches them all.
+            """)
     }
 
     /// Throws unless `address` is `local@domain` or a local user name.

@@ -39,6 +39,21 @@ import TestSupport
         #expect(mail.parts.first?.text == "Grüße aus 日本 ✓\nsecond line\nbad\u{FFFD}(\n")
     }
 
+    @Test func everyRecipientOfALongToListGetsTheMessage() throws {
+        // Seven addresses are more than one 78-column line; the last one (root) must still be delivered to.
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-many")
+        let to = Array(repeating: address, count: 6) + ["root@" + LocalIdentity.hostname]
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", to.joined(separator: ","),
+                                    "--subject", marker], stdin: Data("to all\n".utf8))
+        #expect(r.status == 0, "\(r.err)")
+        let last = try MailInspector.parse(try MailInspector.delivered(to: "root", marker: marker))
+        #expect(last.header("To") == to.joined(separator: ", "))
+        #expect(last.parts.first?.text == "to all\n")
+        #expect(try read(marker).parts.first?.text == "to all\n")
+    }
+
     @Test func aFileIsMailedUnderItsName() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

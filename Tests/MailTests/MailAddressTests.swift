@@ -24,6 +24,15 @@ import Testing
         #expect(try MailAddress.parseList(" a@example.org, b@example.org ,root") == ["a@example.org", "b@example.org", "root"])
     }
 
+    @Test func aListLongerThanOneHeaderLineIsRefusedSayingWhatToDo() throws {
+        let fits = (1...40).map { "r\($0)@example.org" }.joined(separator: ",")
+        #expect(try MailAddress.parseList(fits).count == 40)
+        let tooLong = (1...70).map { "r\($0)@example.org" }.joined(separator: ",")
+        let error = #expect(throws: MailError.self) { _ = try MailAddress.parseList(tooLong) }
+        #expect(error?.kind == .invalidAddress)
+        #expect(error?.message.contains("Send to fewer addresses") == true, "\(error?.message ?? "")")
+    }
+
     @Test func emptyListIsRefused() {
         let error = #expect(throws: MailError.self) { try MailAddress.parseList(" , ") }
         #expect(error?.kind == .invalidAddress)

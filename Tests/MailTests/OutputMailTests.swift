@@ -82,6 +82,30 @@ import Testing
         #expect(try MailInspector.parse(Array((header + "\n\nx\n").utf8)).header("Subject") == subject)
     }
 
+    @Test func manyRecipientsStayOnOnePhysicalToLine() throws {
+        // sendmail -t (dma) reads recipients from the first physical line of To only.
+        let to = (1...12).map { "recipient\($0)@example.org" }
+        var m = mail()
+        m.to = to
+        let composed = try m.compose()
+        let head = String(decoding: composed.bytes, as: UTF8.self).components(separatedBy: "\n\n")[0]
+        let lines = head.split(separator: "\n").map(String.init)
+        let toLine = try #require(lines.first { $0.hasPrefix("To: ") })
+        #expect(toLine == "To: " + to.joined(separator: ", "))
+        #expect(toLine.utf8.count > 78)
+        let next = try #require(lines.firstIndex(of: toLine)).advanced(by: 1)
+        #expect(!lines[next].hasPrefix(" ") && !lines[next].hasPrefix("\t"))
+        #expect(try MailInspector.parse(composed.bytes).header("To") == to.joined(separator: ", "))
+    }
+
+    @Test func aToListTooLongForOneHeaderLineIsRefused() {
+        var m = mail()
+        m.to = (1...60).map { "recipient\($0)@example.org" }
+        let error = #expect(throws: MailError.self) { _ = try m.compose() }
+        #expect(error?.kind == .invalidAddress)
+        #expect(error?.message.contains("holds at most 990") == true)
+    }
+
     @Test func textThatLooksLikeAnEncodedWordIsEncodedToo() throws {
         let subject = "literally =?UTF-8?B?SGk=?= here"
         #expect(EncodedWord.decode(String(EncodedWord.header("Subject", subject).dropFirst(9))) == subject)
@@ -144,7 +168,7 @@ import Testing
         case "To": m.to = [value]
         default: m.from = value
         }
-        let error = #expect(throws: MailError.self) { try m.compose() }
+        let error = #expect(throws: MailError.self) { _ = try m.compose() }
         #expect(error?.kind == .headerInjection)
         #expect(error?.message.contains("The \(field) field contains") == true)
     }
