@@ -97,6 +97,23 @@ import TestSupport
         #expect(Set(lines[7...8]) == ["Größe 日本", "oops"])
     }
 
+    @Test func execMailsWhatArrivedWhenTheTimeoutStopsTheCommand() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-exec-timeout")
+        let r = try Binary.runEssh(["exec", "--db", dir.file("e.db"), "--known-hosts", s.knownHosts,
+                                    "-i", s.key("id_ed25519"), "-p", String(s.port), "\(s.user)@127.0.0.1",
+                                    "--timeout", "1", "--mail", address, "--subject", marker, "--",
+                                    "echo partial; sleep 10"], timeout: 30)
+        #expect(r.status == 124, "\(r.err)")
+        #expect(r.out == "partial\n")
+        #expect(r.err.contains("did not finish within 1 s"))
+        let text = try #require(try read(marker).parts.first?.text)
+        #expect(text.contains("Exit status: unknown (the command did not finish: stopped by --timeout after 1 s)\n"))
+        #expect(text.hasSuffix("\n\npartial\n"))
+    }
+
     @Test func execDefaultSubjectNamesCommandAndServer() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
