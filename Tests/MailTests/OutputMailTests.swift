@@ -70,8 +70,46 @@ import Testing
         #expect(parsed.header("Subject") == subject)
         let raw = try #require(parsed.rawHeaders.first { $0[0] == "Subject" }?[1])
         #expect(raw.contains("\n "))  // folded over several lines
-        for line in raw.split(separator: "\n") { #expect(line.utf8.count <= 76) }
+        let lines = subjectLines(composed.bytes)
+        #expect(lines.count > 1 && lines[0].hasPrefix("Subject: =?UTF-8?B?"))
+        for line in lines { #expect(line.utf8.count <= 76, "\(line)") }
         #expect(EncodedWord.decode(raw) == subject)
+    }
+
+    /// The physical lines of the message's header block, as sendmail and readers see them.
+    func headerLines(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n\n")[0].components(separatedBy: "\n")
+    }
+
+    /// The Subject header's physical lines: its first and the folded ones after it.
+    func subjectLines(_ bytes: [UInt8]) -> [String] {
+        let lines = headerLines(bytes)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Subject: ") }) else { return [] }
+        return [lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix(" ") }
+    }
+
+    @Test func aWordTooLongToFoldIsEncodedSoNoHeaderLineIsTooLong() throws {
+        let subject = "essh: cat " + String(repeating: "x", count: 1200) + " on web1"
+        let composed = try mail(subject: subject).compose()
+        for line in headerLines(composed.bytes) { #expect(line.utf8.count <= 78, "\(line.prefix(40))… \(line.utf8.count)") }
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.header("Subject") == subject)
+    }
+
+    @Test func encodedWordsAreCutBetweenScalarsNotOnlyBetweenCharacters() throws {
+        // One character of 81 bytes: é and 40 combining acute accents.
+        let subject = "é" + String(repeating: "\u{0301}", count: 40) + " ok"
+        let composed = try mail(subject: subject).compose()
+        let lines = subjectLines(composed.bytes)
+        #expect(lines.count > 1)
+        for line in lines {
+            #expect(line.utf8.count <= 76, "\(line)")
+            for word in line.split(separator: " ") where word.hasPrefix("=?") { #expect(word.utf8.count <= 75) }
+        }
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.header("Subject") == subject)
     }
 
     @Test func longASCIISubjectIsFoldedAtSpaces() throws {
