@@ -49,6 +49,8 @@ public enum MailAddress {
         if address.isEmpty { return "it is empty" }
         if address.utf8.count > 254 { return "it is longer than 254 characters" }
         if address.hasPrefix("-") { return "it starts with a dash" }
+        // Legal in a dot-atom, but a reader would decode `=?UTF-8?B?…?=` in To or From as other text.
+        if address.contains("=?") { return "it contains “=?”, which mail programs would read as encoded text" }
         let pieces = address.split(separator: "@", omittingEmptySubsequences: false)
         if pieces.count > 2 { return "it has more than one @" }
         if let reason = dotAtomProblem(pieces[0], allowed: isAtomCharacter) {

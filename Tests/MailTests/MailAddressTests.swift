@@ -12,6 +12,7 @@ import Testing
         ("two words@example.org", "contains a space"), ("a..b@example.org", "two dots"),
         ("-oQ/tmp@example.org", "starts with a dash"), ("a@-bad.org", "starts or ends with a dash"),
         ("jörg@example.org", "cannot hold"), ("<a@example.org>", "cannot hold"),
+        ("=?UTF-8?B?YWRtaW4=?=@example.org", "=?"), ("a=?b@example.org", "encoded text"),
     ])
     func invalidAddressesAreRefusedSayingWhy(address: String, reason: String) {
         let error = #expect(throws: MailError.self) { try MailAddress.validate(address) }
