@@ -54,6 +54,18 @@ import TestSupport
         #expect(try read(marker).parts.first?.text == "to all\n")
     }
 
+    @Test func linesStartingWithFromArriveUnchanged() throws {
+        // dma writes mbox and would turn a body line "From …" into ">From …".
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-from")
+        let text = "From the top\nFrom: not a header\n"
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", address, "--subject", marker],
+                                   stdin: Data(text.utf8))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try read(marker).parts.first?.text == text)
+    }
+
     @Test func aFileIsMailedUnderItsName() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
