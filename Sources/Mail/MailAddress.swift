@@ -20,11 +20,20 @@ public enum MailAddress {
             throw MailError(.invalidAddress, "", "Give at least one address in \(field), e.g. ops@example.org.")
         }
         for address in addresses { try validate(address, field: field) }
-        try checkLength(addresses, field: field)
+        try checkLength(addresses.map { qualified($0) }, field: field)
         return addresses
     }
 
-    /// Throws `invalidAddress` when `addresses`, written on one header line, would be longer than `maxListLength`.
+    /// `address` as a header shows it: a bare local user name gets `@domain` (this machine's name), so the reader
+    /// sees where it came from and a reply goes back here. Left bare when the host name is no valid domain.
+    public static func qualified(_ address: String, domain: String = LocalIdentity.hostname) -> String {
+        guard !address.contains("@") else { return address }
+        let full = address + "@" + domain
+        return problem(full) == nil ? full : address
+    }
+
+    /// Throws `invalidAddress` when `addresses` (as qualified for the header), written on one header line, would be
+    /// longer than `maxListLength`.
     public static func checkLength(_ addresses: [String], field: String = "To") throws(MailError) {
         let length = addresses.joined(separator: ", ").utf8.count
         guard length > maxListLength else { return }

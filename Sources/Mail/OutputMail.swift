@@ -46,6 +46,8 @@ public struct OutputMail: Sendable, Equatable {
         try MailAddress.validate(from, field: "From")
         if to.isEmpty { throw MailError(.invalidAddress, "", "Give at least one recipient, e.g. ops@example.org.") }
         for address in to { try MailAddress.validate(address, field: "To") }
+        let from = MailAddress.qualified(self.from)
+        let to = self.to.map { MailAddress.qualified($0) }
         try MailAddress.checkLength(to)
         try HeaderSafety.check(subject, field: "Subject")
         try HeaderSafety.check(attachmentName, field: "attachment name")

@@ -66,6 +66,18 @@ import TestSupport
         #expect(try read(marker).parts.first?.text == text)
     }
 
+    @Test func aBareLocalUserIsDeliveredAndShownWithThisHost() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-bare")
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", user, "--from", "ops", "--subject", marker],
+                                   stdin: Data("local\n".utf8))
+        #expect(r.status == 0, "\(r.err)")
+        let mail = try read(marker)
+        #expect(mail.header("To") == address)
+        #expect(mail.header("From") == "ops@" + LocalIdentity.hostname)
+    }
+
     @Test func aFileIsMailedUnderItsName() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

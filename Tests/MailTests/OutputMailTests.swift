@@ -136,6 +136,18 @@ import Testing
         #expect(try MailInspector.parse(composed.bytes).header("To") == to.joined(separator: ", "))
     }
 
+    @Test func bareLocalNamesAreQualifiedWithThisHostInTheHeaders() throws {
+        var m = mail()
+        m.from = "ops"
+        m.to = ["root", "a@example.org"]
+        let composed = try m.compose()
+        let parsed = try MailInspector.parse(composed.bytes)
+        let host = LocalIdentity.hostname
+        #expect(parsed.header("From") == "ops@\(host)")
+        #expect(parsed.header("To") == "root@\(host), a@example.org")
+        #expect(composed.messageID.hasSuffix("@\(host)>"))
+    }
+
     @Test func aToListTooLongForOneHeaderLineIsRefused() {
         var m = mail()
         m.to = (1...60).map { "recipient\($0)@example.org" }
