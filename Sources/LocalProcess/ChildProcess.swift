@@ -36,8 +36,9 @@ public enum ChildProcess {
         for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
             if let fd { posix_spawn_file_actions_adddup2(&actions, fd, target) }
         }
-        if closeOtherDescriptors {
-            // After the dup2s above; glibc ignores a close of a descriptor closed meanwhile.
+        // After the dup2s above. closefrom also closes what another thread opens meanwhile; the walk of
+        // /proc/self/fd is only for a C library without it (glibc ignores a close of a descriptor closed meanwhile).
+        if closeOtherDescriptors && !CloseOnExec.addCloseFrom(&actions, 3) {
             for fd in openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         }
         var attributes = posix_spawnattr_t()

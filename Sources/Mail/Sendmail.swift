@@ -83,7 +83,8 @@ public struct Sendmail: MailTransport {
     /// An unlinked temporary file only this process can read, holding `bytes`, positioned at its start.
     private static func privateFile(holding bytes: [UInt8]) throws(MailError) -> Int32 {
         var template = Array((NSTemporaryDirectory() + "essh-mail-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Close-on-exec, so no program started elsewhere meanwhile keeps the message open.
+        let fd = CloseOnExec.temporaryFile(&template)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw MailError(.io, reason, "Could not create a temporary file for sendmail: \(reason).")

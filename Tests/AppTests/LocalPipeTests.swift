@@ -31,6 +31,34 @@ struct LocalPipeTests {
         #expect(FileManager.default.contents(atPath: out) == Data("xxxxx".utf8))
     }
 
+    @Test func aProgramStartedMeanwhileDoesNotHoldThePipe() throws {
+        // A program another thread starts while the output is being written must not inherit the pipe: holding its
+        // write end, it would keep the command (`wc -l`) from ever seeing end-of-file.
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let seen = dir.file("pipe"), go = dir.file("go")
+        // More than a pipe holds, so the write end stays open while the command waits for "go".
+        let big = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let command = """
+            readlink /proc/self/fd/0 > '\(seen).tmp'; mv '\(seen).tmp' '\(seen)'
+            while [ ! -e '\(go)' ]; do sleep 0.02; done
+            wc -c > /dev/null
+            """
+        let finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: LocalCommandResult?
+        Thread {
+            result = LocalPipe.run(command: command, input: big)
+            finished.signal()
+        }.start()
+        let pipe = try InheritedDescriptors.waitForFile(seen)
+        let inherited = try InheritedDescriptors.ofAProgramStartedNow()
+        FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(pipe.hasPrefix("pipe:"))
+        #expect(!inherited.contains(pipe), "\(inherited)")
+        #expect(result == .exited(0))
+    }
+
     @Test func theChildGetsDefaultSignalHandlersEvenWhenWeIgnoreThem() {
         let previous = signal(SIGINT, SIG_IGN)
         defer { signal(SIGINT, previous) }
