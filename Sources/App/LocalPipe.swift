@@ -35,10 +35,6 @@ enum LocalPipe {
             close(writeEnd)
         }
         writer.start()
-        switch ChildProcess.wait(pid) {
-        case .exited(let code): return .exited(code)
-        case .signalled(let signal): return .signalled(signal)
-        case nil: return .failedToStart("Lost track of `\(command)`.")
-        }
+        return .finished(ChildProcess.wait(pid))
     }
 }

@@ -74,13 +74,18 @@ public enum ChildProcess {
         return pid
     }
 
-    /// Waits for `pid` to end. With a timeout, kills it (SIGKILL) when the time is up and returns nil.
-    public static func wait(_ pid: pid_t, timeout: TimeInterval? = nil) -> Status? {
+    /// Waits for `pid` to end, however long it takes. (`.exited(255)` if it is not our child to wait for.)
+    public static func wait(_ pid: pid_t) -> Status {
         var status: Int32 = 0
-        guard let timeout else {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return Status(waitStatus: status)
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .exited(255) }
         }
+        return Status(waitStatus: status)
+    }
+
+    /// Waits at most `timeout` seconds for `pid` to end; when the time is up, kills it (SIGKILL) and returns nil.
+    public static func wait(_ pid: pid_t, timeout: TimeInterval) -> Status? {
+        var status: Int32 = 0
         let deadline = Date().addingTimeInterval(timeout)
         var delay: useconds_t = 1_000
         while true {

@@ -78,6 +78,15 @@ import TestSupport
         #expect(mail.header("From") == "ops@" + LocalIdentity.hostname)
     }
 
+    @Test func dropOnAMissingDatabaseSaysSoAndCreatesNone() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--drop", "1"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("the outbox has no message #1"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("e.db")))
+    }
+
     @Test func aFileIsMailedUnderItsName() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

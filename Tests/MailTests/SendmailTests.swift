@@ -90,6 +90,19 @@ import Testing
         #expect(error?.message.contains("exited with status 75: relay refused: no route to mail.example.org") == true)
     }
 
+    @Test func exitStatus255IsAnExitAndASignalIsASignal() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        for (body, said) in [("exit 255", "exited with status 255"), ("kill -TERM $$", "was killed by signal 15")] {
+            let script = dir.file("sendmail-\(said.count)")
+            try "#!/bin/sh\ncat >/dev/null\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            let error = #expect(throws: MailError.self) { try Sendmail(path: script).send(Array("To: a@b\n\nx\n".utf8)) }
+            #expect(error?.kind == .sendmailFailed)
+            #expect(error?.message.contains("sendmail (\(script)) \(said)") == true, "\(error?.message ?? "")")
+        }
+    }
+
     @Test func aHangingSendmailIsStopped() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
