@@ -1,4 +1,5 @@
 import Foundation
+import LocalProcess
 
 /// Sends through a transport and never loses a message: what cannot be sent goes into the outbox, and when even
 /// the outbox cannot take it, the message is appended to ~/dead.letter as `mail` does.
@@ -91,13 +92,6 @@ public struct MailDelivery: Sendable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         let record = Array("From essh \(MailDate.format(Date()))\n".utf8) + Self.mboxEscaped(bytes) + [UInt8(ascii: "\n")]
-        var offset = 0
-        while offset < record.count {
-            let n = record.withUnsafeBytes { write(fd, $0.baseAddress! + offset, record.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
+        return record.withUnsafeBytes { writeAll(fd, $0) }
     }
 }

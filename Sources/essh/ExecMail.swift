@@ -13,8 +13,7 @@ final class ExecMail {
     let subject: String?
     let options: MailOptions
     let settings: MailSettings
-    private(set) var output: [UInt8] = []
-    private var cut = 0
+    private var kept = CappedBytes(limit: ExecMail.keepLimit)
     let startedAt = Date()
 
     /// Checks the settings up front, so a wrong setting fails before the command runs.
@@ -42,13 +41,7 @@ final class ExecMail {
 
     /// Keeps a chunk of stdout or stderr (interleaved as they came, as a terminal shows them).
     func keep(_ bytes: UnsafeRawBufferPointer) {
-        let room = Self.keepLimit - output.count
-        if room >= bytes.count {
-            output.append(contentsOf: bytes)
-        } else {
-            output.append(contentsOf: bytes.prefix(max(0, room)))
-            cut += bytes.count - max(0, room)
-        }
+        kept.append(bytes)
     }
 
     /// Mails what was kept; throws the exit status when the mail was not sent (see `MailOptions.send`).
@@ -58,8 +51,10 @@ final class ExecMail {
         let report = CommandReport(server: server, user: user, command: command, exitStatus: status, signal: signal,
                                    unfinished: unfinished, startedAt: startedAt,
                                    duration: Date().timeIntervalSince(startedAt))
-        var text = output
-        if cut > 0 { text += Array("\n[essh: \(cut) more bytes of output were printed but not mailed]\n".utf8) }
+        var text = kept.bytes
+        if kept.cut > 0 {
+            text += Array("\n[essh: \(kept.cut) more bytes of output were printed but not mailed]\n".utf8)
+        }
         let mail = OutputMail(from: settings.sender, to: recipients, subject: subject ?? report.defaultSubject,
                               report: report, output: text, maxInline: settings.maxInline)
         try options.send(mail, settings: settings)
