@@ -147,6 +147,31 @@ import TestSupport
         #expect(text.hasSuffix("\n\npartial\n"))
     }
 
+    @Test func execMailsWhatArrivedWhenCtrlCInterruptsTheCommand() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-exec-interrupt")
+        // The interrupt comes once the first line is out.
+        let script = """
+            "$0" exec --db "$1" --known-hosts "$2" -i "$3" -p "$4" "$5" --mail "$6" --subject "$7" -- \
+              'echo partial; sleep 30' >"$8" 2>"$8.err" &
+            pid=$!
+            for i in $(seq 1 400); do grep -q partial "$8" && break; sleep 0.05; done
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            """
+        let out = dir.file("out")
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, dir.file("e.db"), s.knownHosts, s.key("id_ed25519"),
+                                          String(s.port), "\(s.user)@127.0.0.1", address, marker, out], timeout: 25)
+        let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+        #expect(r.out.contains("status 130"), "\(r.out) \(r.err) \(stderr)")
+        let text = try #require(try read(marker).parts.first?.text)
+        #expect(text.contains("Exit status: unknown (the command did not finish: interrupted)\n"))
+        #expect(text.hasSuffix("\n\npartial\n"))
+    }
+
     @Test func execDefaultSubjectNamesCommandAndServer() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
