@@ -7,11 +7,11 @@ import LocalProcess
 enum LocalPipe {
     static func run(command: String, input: [UInt8], shell: String = "/bin/sh",
                     environment: [String: String] = ProcessInfo.processInfo.environment) -> LocalCommandResult {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        // Close-on-exec: a program started elsewhere meanwhile must not hold the write end (the command would
+        // never see end-of-file); the child's stdin is a dup2 of the read end, which is not.
+        guard let (readEnd, writeEnd) = CloseOnExec.pipe() else {
             return .failedToStart("Could not create a pipe: \(String(cString: strerror(errno))).")
         }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
         // The child keeps the terminal (0–2 after the dup) and nothing else of ours: not the SSH socket, not the
         // database, not the write end of its own stdin (or it would never see end-of-file).
         let pid: pid_t
@@ -35,10 +35,6 @@ enum LocalPipe {
             close(writeEnd)
         }
         writer.start()
-        switch ChildProcess.wait(pid) {
-        case .exited(let code): return .exited(code)
-        case .signalled(let signal): return .signalled(signal)
-        case nil: return .failedToStart("Lost track of `\(command)`.")
-        }
+        return .finished(ChildProcess.wait(pid))
     }
 }

@@ -33,9 +33,6 @@ public struct MailSettings: Sendable, Equatable {
     /// The From address to use.
     public var sender: String { from.isEmpty ? LocalIdentity.defaultFrom : from }
 
-    /// The transport these settings name.
-    public var transport: Sendmail { Sendmail(path: sendmailPath) }
-
     static func problem(recipients text: String) -> String? {
         do { _ = try MailAddress.parseList(text) } catch { return error.message }
         return nil

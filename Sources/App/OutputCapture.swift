@@ -10,9 +10,7 @@ struct OutputCapture: Sendable, Equatable {
     var commandId: Int
     var command: String
     var startedAt: Date
-    var bytes: [UInt8] = []
-    /// Bytes that arrived beyond `limit`.
-    var cut = 0
+    var kept = CappedBytes(limit: OutputCapture.limit)
     var finishedAt: Date?
     var status: Int32?
     var signal: String?
@@ -21,15 +19,12 @@ struct OutputCapture: Sendable, Equatable {
     /// For F2/F3/F4: the quick command's kind (its table is the session's `quick`).
     var quick: DataKind?
 
-    mutating func append(_ chunk: [UInt8]) {
-        let room = Self.limit - bytes.count
-        if chunk.count <= room {
-            bytes += chunk
-        } else {
-            bytes += chunk.prefix(max(0, room))
-            cut += chunk.count - max(0, room)
-        }
-    }
+    /// The output kept so far.
+    var bytes: [UInt8] { kept.bytes }
+    /// Bytes that arrived beyond `limit`.
+    var cut: Int { kept.cut }
+
+    mutating func append(_ chunk: [UInt8]) { kept.append(chunk) }
 
     /// The output with a closing note when some of it was not kept.
     var keptBytes: [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import LocalProcess
 
 /// Writes saved output to a new file readable by its owner only, never over an existing file.
 enum OutputFile {
@@ -17,16 +18,10 @@ enum OutputFile {
         }
         defer { close(fd) }
         fchmod(fd, 0o600)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(full)
-                throw Failure(message: "Could not write \(path): \(reason). Nothing was saved.")
-            }
-            offset += n
+        guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else {
+            let reason = String(cString: strerror(errno))
+            unlink(full)
+            throw Failure(message: "Could not write \(path): \(reason). Nothing was saved.")
         }
         return full
     }

@@ -23,11 +23,6 @@ extension Inventory {
         }
     }
 
-    /// One message of the outbox, sent or not; nil when there is none with that id.
-    public func outboxMail(id: Int64) throws(InventoryError) -> OutboxMail? {
-        try read { db in try OutboxMail.fetchOne(db, key: id) }
-    }
-
     /// Notes that the message `id` was sent (one more attempt, which worked).
     public func markMailSent(id: Int64, at date: Date = Date()) throws(InventoryError) {
         try write { db in

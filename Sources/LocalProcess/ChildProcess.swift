@@ -36,8 +36,9 @@ public enum ChildProcess {
         for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
             if let fd { posix_spawn_file_actions_adddup2(&actions, fd, target) }
         }
-        if closeOtherDescriptors {
-            // After the dup2s above; glibc ignores a close of a descriptor closed meanwhile.
+        // After the dup2s above. closefrom also closes what another thread opens meanwhile; the walk of
+        // /proc/self/fd is only for a C library without it (glibc ignores a close of a descriptor closed meanwhile).
+        if closeOtherDescriptors && !CloseOnExec.addCloseFrom(&actions, 3) {
             for fd in openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         }
         var attributes = posix_spawnattr_t()
@@ -73,13 +74,18 @@ public enum ChildProcess {
         return pid
     }
 
-    /// Waits for `pid` to end. With a timeout, kills it (SIGKILL) when the time is up and returns nil.
-    public static func wait(_ pid: pid_t, timeout: TimeInterval? = nil) -> Status? {
+    /// Waits for `pid` to end, however long it takes. (`.exited(255)` if it is not our child to wait for.)
+    public static func wait(_ pid: pid_t) -> Status {
         var status: Int32 = 0
-        guard let timeout else {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return Status(waitStatus: status)
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .exited(255) }
         }
+        return Status(waitStatus: status)
+    }
+
+    /// Waits at most `timeout` seconds for `pid` to end; when the time is up, kills it (SIGKILL) and returns nil.
+    public static func wait(_ pid: pid_t, timeout: TimeInterval) -> Status? {
+        var status: Int32 = 0
         let deadline = Date().addingTimeInterval(timeout)
         var delay: useconds_t = 1_000
         while true {

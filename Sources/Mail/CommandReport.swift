@@ -12,6 +12,8 @@ public struct CommandReport: Sendable, Equatable {
     public var exitStatus: Int32?
     /// The signal that killed it, when one did (`TERM`, `KILL`, or a number).
     public var signal: String?
+    /// Why it has neither (stopped by a timeout, interrupted, the connection lost), in words.
+    public var unfinished: String?
     /// When it started.
     public var startedAt: Date
     /// How long it ran, in seconds.
@@ -19,12 +21,13 @@ public struct CommandReport: Sendable, Equatable {
 
     /// A report of one finished (or stopped) command.
     public init(server: String, user: String, command: String, exitStatus: Int32?, signal: String? = nil,
-                startedAt: Date, duration: TimeInterval) {
+                unfinished: String? = nil, startedAt: Date, duration: TimeInterval) {
         self.server = server
         self.user = user
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
+        self.unfinished = unfinished
         self.startedAt = startedAt
         self.duration = duration
     }
@@ -42,7 +45,7 @@ public struct CommandReport: Sendable, Equatable {
     public var outcome: String {
         if let signal { return "killed by signal \(signal)" }
         if let exitStatus { return exitStatus == 0 ? "0 (success)" : "\(exitStatus) (failure)" }
-        return "unknown (the command did not finish)"
+        return "unknown (the command did not finish\(unfinished.map { ": " + $0 } ?? ""))"
     }
 
     /// The block's lines, each ending in "\n", then an empty line.

@@ -1,29 +1,44 @@
 import Foundation
 
-/// Header text (RFC 2047 encoded-words and RFC 5322 folding). Headers must be ASCII lines of at most 998 bytes and
-/// should stay under 78: printable ASCII is folded at spaces, anything else becomes `=?UTF-8?B?…?=` words, each at
-/// most 75 characters and never splitting a character, one per folded line.
+/// Header text (RFC 2047 encoded-words and RFC 5322 folding). Header lines must be ASCII of at most 998 bytes and
+/// should stay under 78: printable ASCII is folded at spaces when every word fits on a line; anything else (non-ASCII,
+/// a word too long to fold, text that looks like an encoded word) becomes `=?UTF-8?B?…?=` words, each at most 75
+/// characters, one per line of at most 76, never splitting a character's bytes.
 public enum EncodedWord {
+    /// Lines of folded plain text stay within this (RFC 5322 2.1.1's "should").
+    static let plainLineLimit = 78
+    /// Lines of encoded words stay within this (RFC 2047 §2).
+    static let encodedLineLimit = 76
+    /// An encoded word is at most this long (RFC 2047 §2).
+    static let wordLimit = 75
+
     /// `Name: value` as one or more folded lines (joined by "\n" plus a space), without the final newline.
     public static func header(_ name: String, _ value: String) -> String {
         let isPlain = value.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
         // Text that merely looks like an encoded word must be encoded too, or a reader would decode it.
         if isPlain && !value.contains("=?") {
-            return fold(name + ": " + value)
+            let folded = fold(name + ": " + value)
+            // A word too long for one line cannot be folded; encoded, it can be cut anywhere.
+            if folded.split(separator: "\n").allSatisfy({ $0.utf8.count <= plainLineLimit }) { return folded }
         }
-        return name + ": " + encodedWords(value).joined(separator: "\n ")
+        let first = name.utf8.count + 2
+        return name + ": " + encodedWords(value, firstRoom: encodedLineLimit - first).joined(separator: "\n ")
     }
 
-    /// The value as B-encoded words of at most 45 bytes of UTF-8 each (60 characters of base64 plus 12 of
-    /// `=?UTF-8?B??=`), cut only between characters.
-    static func encodedWords(_ value: String) -> [String] {
+    /// The value as B-encoded words, cut only between Unicode scalars: the first word fits in `firstRoom`
+    /// characters (what is left of the first line after the header's name), the others in a folded line.
+    static func encodedWords(_ value: String, firstRoom: Int = wordLimit) -> [String] {
+        // 12 characters of `=?UTF-8?B??=` around the base64, which takes 4 characters per 3 bytes.
+        func capacity(_ room: Int) -> Int { max(1, (min(room, wordLimit) - 12) / 4) * 3 }
+        var limit = capacity(firstRoom)
         var words: [String] = []
         var chunk: [UInt8] = []
-        for character in value {
-            let bytes = Array(String(character).utf8)
-            if !chunk.isEmpty && chunk.count + bytes.count > 45 {
+        for scalar in value.unicodeScalars {
+            let bytes = Array(String(scalar).utf8)
+            if !chunk.isEmpty && chunk.count + bytes.count > limit {
                 words.append(word(chunk))
                 chunk = []
+                limit = capacity(encodedLineLimit - 1)
             }
             chunk += bytes
         }
@@ -37,14 +52,14 @@ public enum EncodedWord {
 
     /// Folds a plain ASCII header line at spaces so lines stay under 78 characters where a space allows it.
     static func fold(_ line: String) -> String {
-        guard line.utf8.count > 78 else { return line }
+        guard line.utf8.count > plainLineLimit else { return line }
         var lines: [String] = []
         var current = ""
         for (index, piece) in line.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
             if index == 0 {
                 current = String(piece)
-            } else if current.utf8.count + 1 + piece.utf8.count > 78 && !current.trimmingCharacters(in: .whitespaces).isEmpty
-                        && !current.hasSuffix(":") {
+            } else if current.utf8.count + 1 + piece.utf8.count > plainLineLimit
+                        && !current.trimmingCharacters(in: .whitespaces).isEmpty && !current.hasSuffix(":") {
                 lines.append(current)
                 current = " " + piece
             } else {

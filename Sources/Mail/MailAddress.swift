@@ -4,6 +4,11 @@ import Foundation
 /// MTA delivers on this machine. Display names and quoted local parts are not accepted: they are rarely typed,
 /// and refusing them keeps every address safe to put in a header as it is.
 public enum MailAddress {
+    /// The longest address list (addresses joined by ", ") a To line may hold. To is never folded: `sendmail -t`
+    /// (dma) reads recipients from the header's first physical line only, so a folded To loses recipients; and a
+    /// header line may be at most 998 bytes (RFC 5322 2.1.1), "To: " included.
+    public static let maxListLength = 990
+
     /// The addresses in `list`, split at commas (spaces around them ignored). Throws `headerInjection` for control
     /// characters, `invalidAddress` for an empty list or any address that is not valid, naming it.
     public static func parseList(_ list: String, field: String = "To") throws(MailError) -> [String] {
@@ -15,7 +20,27 @@ public enum MailAddress {
             throw MailError(.invalidAddress, "", "Give at least one address in \(field), e.g. ops@example.org.")
         }
         for address in addresses { try validate(address, field: field) }
+        try checkLength(addresses.map { qualified($0) }, field: field)
         return addresses
+    }
+
+    /// `address` as a header shows it: a bare local user name gets `@domain` (this machine's name), so the reader
+    /// sees where it came from and a reply goes back here. Left bare when the host name is no valid domain.
+    public static func qualified(_ address: String, domain: String = LocalIdentity.hostname) -> String {
+        guard !address.contains("@") else { return address }
+        let full = address + "@" + domain
+        return problem(full) == nil ? full : address
+    }
+
+    /// Throws `invalidAddress` when `addresses` (as qualified for the header), written on one header line, would be
+    /// longer than `maxListLength`.
+    public static func checkLength(_ addresses: [String], field: String = "To") throws(MailError) {
+        let length = addresses.joined(separator: ", ").utf8.count
+        guard length > maxListLength else { return }
+        throw MailError(.invalidAddress, "", """
+            The \(field) list is \(length) characters long; a mail header line holds at most \(maxListLength). \
+            Send to fewer addresses at once, or to a list or alias that reaches them all.
+            """)
     }
 
     /// Throws unless `address` is `local@domain` or a local user name.
@@ -33,6 +58,8 @@ public enum MailAddress {
         if address.isEmpty { return "it is empty" }
         if address.utf8.count > 254 { return "it is longer than 254 characters" }
         if address.hasPrefix("-") { return "it starts with a dash" }
+        // Legal in a dot-atom, but a reader would decode `=?UTF-8?B?…?=` in To or From as other text.
+        if address.contains("=?") { return "it contains “=?”, which mail programs would read as encoded text" }
         let pieces = address.split(separator: "@", omittingEmptySubsequences: false)
         if pieces.count > 2 { return "it has more than one @" }
         if let reason = dotAtomProblem(pieces[0], allowed: isAtomCharacter) {

@@ -1,4 +1,5 @@
 import Foundation
+import LocalProcess
 
 /// Sends through a transport and never loses a message: what cannot be sent goes into the outbox, and when even
 /// the outbox cannot take it, the message is appended to ~/dead.letter as `mail` does.
@@ -72,19 +73,25 @@ public struct MailDelivery: Sendable {
         }
     }
 
+    /// `bytes` with ">" before every line that starts with "From ", which in an mbox would start a new message.
+    static func mboxEscaped(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var atLineStart = true
+        for (index, byte) in bytes.enumerated() {
+            if atLineStart && bytes[index...].starts(with: "From ".utf8) { out.append(UInt8(ascii: ">")) }
+            out.append(byte)
+            atLineStart = byte == UInt8(ascii: "\n")
+        }
+        return out
+    }
+
     /// Appends the message, mbox-style, to the dead-letter file (created private); false when that fails too.
     private func appendDeadLetter(_ bytes: [UInt8]) -> Bool {
         let fd = open(deadLetterPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        let record = Array("From essh \(MailDate.format(Date()))\n".utf8) + bytes + [UInt8(ascii: "\n")]
-        var offset = 0
-        while offset < record.count {
-            let n = record.withUnsafeBytes { write(fd, $0.baseAddress! + offset, record.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
+        let record = Array("From essh \(MailDate.format(Date()))\n".utf8) + Self.mboxEscaped(bytes) + [UInt8(ascii: "\n")]
+        return record.withUnsafeBytes { writeAll(fd, $0) }
     }
 }

@@ -29,9 +29,6 @@ public struct MailError: Error, Sendable, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    /// True when the message itself is fine and sending it later may work (keep it in the outbox).
-    public var isTransportFailure: Bool { kind == .sendmailMissing || kind == .sendmailFailed }
-
     /// The message, with the underlying detail when it adds something.
     public var description: String {
         detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"

@@ -46,14 +46,19 @@ public struct OutputMail: Sendable, Equatable {
         try MailAddress.validate(from, field: "From")
         if to.isEmpty { throw MailError(.invalidAddress, "", "Give at least one recipient, e.g. ops@example.org.") }
         for address in to { try MailAddress.validate(address, field: "To") }
+        let from = MailAddress.qualified(self.from)
+        let to = self.to.map { MailAddress.qualified($0) }
+        try MailAddress.checkLength(to)
         try HeaderSafety.check(subject, field: "Subject")
         try HeaderSafety.check(attachmentName, field: "attachment name")
 
         let domain = from.split(separator: "@").dropFirst().first.map(String.init) ?? LocalIdentity.hostname
         let messageID = "<\(UUID().uuidString.lowercased()).essh@\(domain)>"
         var headers = [
-            EncodedWord.header("From", from),
-            EncodedWord.header("To", to.joined(separator: ", ")),
+            // Addresses are plain ASCII (MailAddress allows nothing else) and each list stays on one line:
+            // `sendmail -t` reads recipients from a header's first physical line only.
+            "From: " + from,
+            "To: " + to.joined(separator: ", "),
             EncodedWord.header("Subject", subject),
             "Date: " + MailDate.format(date, timeZone: timeZone),
             "Message-ID: " + messageID,

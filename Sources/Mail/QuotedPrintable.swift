@@ -27,15 +27,23 @@ public enum QuotedPrintable {
                 out += [UInt8(ascii: "="), UInt8(ascii: "\n")]
                 lineLength = 0
             }
-            if literal {
+            // After any soft break, so a "From " the break moved to a line start is caught too.
+            if literal && !(lineLength == 0 && startsFromLine(bytes, at: index)) {
                 out.append(byte)
+                lineLength += 1
             } else {
                 out += [UInt8(ascii: "="), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                lineLength += 3
             }
-            lineLength += width
             index += 1
         }
         return out
+    }
+
+    /// True when `bytes` has "From " at `index`: at a line start, mbox MTAs (dma) would turn it into ">From ", so
+    /// its F is written as `=46`.
+    private static func startsFromLine(_ bytes: [UInt8], at index: Int) -> Bool {
+        bytes[index...].starts(with: "From ".utf8)
     }
 
     /// Decodes quoted-printable: soft breaks (`=` at a line end) removed, `=XX` turned into bytes, and the

@@ -42,10 +42,13 @@ public struct Sendmail: MailTransport {
                 Install a mail transfer agent (e.g. apt install dma) or set mail.sendmail to one that works.
                 """)
         }
-        let status = try wait(for: pid, output: output)
-        guard status != 0 else { return }
+        let how: String
+        switch try wait(for: pid, output: output) {
+        case .exited(0): return
+        case .exited(let code): how = "exited with status \(code)"
+        case .signalled(let signal): how = "was killed by signal \(signal)"
+        }
         let said = Self.contents(of: output).trimmingCharacters(in: .whitespacesAndNewlines)
-        let how = status >= 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
         throw MailError(.sendmailFailed, said, """
             sendmail (\(path)) \(how)\(said.isEmpty ? "" : ": " + said). \
             Check the recipients and the mail system (e.g. its log), then retry.
@@ -68,8 +71,8 @@ public struct Sendmail: MailTransport {
         }
     }
 
-    /// Waits for the child; its exit status, or 128+N when signal N killed it. Kills it after the timeout.
-    private func wait(for pid: pid_t, output: Int32) throws(MailError) -> Int32 {
+    /// Waits for the child; how it ended. Kills it after the timeout.
+    private func wait(for pid: pid_t, output: Int32) throws(MailError) -> ChildProcess.Status {
         guard let status = ChildProcess.wait(pid, timeout: timeout) else {
             let said = Self.contents(of: output).trimmingCharacters(in: .whitespacesAndNewlines)
             throw MailError(.sendmailFailed, said, """
@@ -77,13 +80,14 @@ public struct Sendmail: MailTransport {
                 Check the mail system, then retry.
                 """)
         }
-        return status.shellStatus
+        return status
     }
 
     /// An unlinked temporary file only this process can read, holding `bytes`, positioned at its start.
     private static func privateFile(holding bytes: [UInt8]) throws(MailError) -> Int32 {
         var template = Array((NSTemporaryDirectory() + "essh-mail-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Close-on-exec, so no program started elsewhere meanwhile keeps the message open.
+        let fd = CloseOnExec.temporaryFile(&template)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw MailError(.io, reason, "Could not create a temporary file for sendmail: \(reason).")

@@ -14,8 +14,9 @@ struct ExecCommand: ParsableCommand {
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
-            130 when interrupted; 255 when connecting or logging in failed. With --mail: 75 when the mail was not \
-            sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
+            130 when interrupted; 255 when connecting or logging in failed. --mail mails what arrived also when the \
+            command did not finish (--timeout, interrupted, connection lost; the status block says so). With --mail: \
+            75 when the mail was not sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
             Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
             printed as it comes, prefixed "name: " (--group: identical outputs once, with their servers; --json: one \
             document at the end); a summary goes to stderr. --timeout is then each server's time, connecting included \
@@ -85,6 +86,8 @@ struct ExecCommand: ParsableCommand {
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
         var brokenPipe = false
+        let port = target.options.port == 22 ? "" : ":\(target.options.port)"
+        let server = target.server?.name ?? target.options.host + port
         do {
             let exit = try session.run(line, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
                 mail?.keep(bytes)
@@ -99,14 +102,17 @@ struct ExecCommand: ParsableCommand {
             if let signal = exit.signal {
                 printError("the remote command was killed by signal \(signal).")
             }
-            let port = target.options.port == 22 ? "" : ":\(target.options.port)"
-            try mail?.send(server: target.server?.name ?? target.options.host + port, user: target.options.user, command: line, status: exit.status,
+            try mail?.send(server: server, user: target.options.user, command: line, status: exit.status,
                            signal: exit.signal.map { "\($0)" })
             throw ExitCode(exit.exitCode)
         } catch let error as SSHError {
             session.disconnect()
             if error.kind == .cancelled && brokenPipe { throw ExitCode(141) }
-            throw ExitCode(ResolvedConnection.exitStatus(for: error))
+            let status = ResolvedConnection.exitStatus(for: error)
+            // What arrived before the timeout, the interruption or the lost connection is mailed too.
+            try mail?.send(server: server, user: target.options.user, command: line, status: nil, signal: nil,
+                           unfinished: ExecMail.unfinished(error, timeout: timeout))
+            throw ExitCode(status)
         }
     }
 }

@@ -121,8 +121,12 @@ struct MailCommand: ParsableCommand {
     }
 
     private func dropFromOutbox(_ id: Int64) throws {
-        let inventory = try database.open()
-        let dropped = try CommandFailure.guarding { () throws(InventoryError) in try inventory.dropMail(id: id) }
+        // Like --list and --retry: no database means an empty outbox, and none is created just to look.
+        var dropped = false
+        if FileManager.default.fileExists(atPath: database.path) {
+            let inventory = try database.open()
+            dropped = try CommandFailure.guarding { () throws(InventoryError) in try inventory.dropMail(id: id) }
+        }
         guard dropped else {
             CommandFailure.printError("the outbox has no message #\(id) (`essh mail --list` shows them).")
             throw ExitCode(2)

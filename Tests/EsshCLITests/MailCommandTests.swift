@@ -39,6 +39,54 @@ import TestSupport
         #expect(mail.parts.first?.text == "Grüße aus 日本 ✓\nsecond line\nbad\u{FFFD}(\n")
     }
 
+    @Test func everyRecipientOfALongToListGetsTheMessage() throws {
+        // Seven addresses are more than one 78-column line; the last one (root) must still be delivered to.
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-many")
+        let to = Array(repeating: address, count: 6) + ["root@" + LocalIdentity.hostname]
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", to.joined(separator: ","),
+                                    "--subject", marker], stdin: Data("to all\n".utf8))
+        #expect(r.status == 0, "\(r.err)")
+        let last = try MailInspector.parse(try MailInspector.delivered(to: "root", marker: marker))
+        #expect(last.header("To") == to.joined(separator: ", "))
+        #expect(last.parts.first?.text == "to all\n")
+        #expect(try read(marker).parts.first?.text == "to all\n")
+    }
+
+    @Test func linesStartingWithFromArriveUnchanged() throws {
+        // dma writes mbox and would turn a body line "From …" into ">From …".
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-from")
+        let text = "From the top\nFrom: not a header\n"
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", address, "--subject", marker],
+                                   stdin: Data(text.utf8))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try read(marker).parts.first?.text == text)
+    }
+
+    @Test func aBareLocalUserIsDeliveredAndShownWithThisHost() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-bare")
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--to", user, "--from", "ops", "--subject", marker],
+                                   stdin: Data("local\n".utf8))
+        #expect(r.status == 0, "\(r.err)")
+        let mail = try read(marker)
+        #expect(mail.header("To") == address)
+        #expect(mail.header("From") == "ops@" + LocalIdentity.hostname)
+    }
+
+    @Test func dropOnAMissingDatabaseSaysSoAndCreatesNone() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let r = try Binary.runEssh(["mail", "--db", dir.file("e.db"), "--drop", "1"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("the outbox has no message #1"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("e.db")))
+    }
+
     @Test func aFileIsMailedUnderItsName() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
@@ -80,6 +128,48 @@ import TestSupport
         #expect(lines[5].hasPrefix("Duration:    ") && lines[5].hasSuffix(" s"))
         #expect(lines[6] == "")
         #expect(Set(lines[7...8]) == ["Größe 日本", "oops"])
+    }
+
+    @Test func execMailsWhatArrivedWhenTheTimeoutStopsTheCommand() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-exec-timeout")
+        let r = try Binary.runEssh(["exec", "--db", dir.file("e.db"), "--known-hosts", s.knownHosts,
+                                    "-i", s.key("id_ed25519"), "-p", String(s.port), "\(s.user)@127.0.0.1",
+                                    "--timeout", "1", "--mail", address, "--subject", marker, "--",
+                                    "echo partial; sleep 10"], timeout: 30)
+        #expect(r.status == 124, "\(r.err)")
+        #expect(r.out == "partial\n")
+        #expect(r.err.contains("did not finish within 1 s"))
+        let text = try #require(try read(marker).parts.first?.text)
+        #expect(text.contains("Exit status: unknown (the command did not finish: stopped by --timeout after 1 s)\n"))
+        #expect(text.hasSuffix("\n\npartial\n"))
+    }
+
+    @Test func execMailsWhatArrivedWhenCtrlCInterruptsTheCommand() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let marker = unique("cli-exec-interrupt")
+        // The interrupt comes once the first line is out.
+        let script = """
+            "$0" exec --db "$1" --known-hosts "$2" -i "$3" -p "$4" "$5" --mail "$6" --subject "$7" -- \
+              'echo partial; sleep 30' >"$8" 2>"$8.err" &
+            pid=$!
+            for i in $(seq 1 400); do grep -q partial "$8" && break; sleep 0.05; done
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            """
+        let out = dir.file("out")
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, dir.file("e.db"), s.knownHosts, s.key("id_ed25519"),
+                                          String(s.port), "\(s.user)@127.0.0.1", address, marker, out], timeout: 25)
+        let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+        #expect(r.out.contains("status 130"), "\(r.out) \(r.err) \(stderr)")
+        let text = try #require(try read(marker).parts.first?.text)
+        #expect(text.contains("Exit status: unknown (the command did not finish: interrupted)\n"))
+        #expect(text.hasSuffix("\n\npartial\n"))
     }
 
     @Test func execDefaultSubjectNamesCommandAndServer() throws {

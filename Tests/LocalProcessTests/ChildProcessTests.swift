@@ -61,6 +61,19 @@ struct ChildProcessTests {
         }
     }
 
+    @Test func pipesAndTemporaryFilesAreCloseOnExecFromTheStart() throws {
+        let pipe = try #require(CloseOnExec.pipe())
+        defer { close(pipe.read); close(pipe.write) }
+        #expect(fcntl(pipe.read, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(pipe.write, F_GETFD) & FD_CLOEXEC != 0)
+        var template = Array((NSTemporaryDirectory() + "essh-cloexec-XXXXXX").utf8CString)
+        let file = CloseOnExec.temporaryFile(&template)
+        try #require(file >= 0)
+        defer { close(file); template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+        #expect(fcntl(file, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(!String(cString: template).hasSuffix("XXXXXX"))
+    }
+
     @Test func aNewSessionHasNoControllingTerminalOfOurs() throws {
         let output = try scratch()
         defer { close(output) }

@@ -1,5 +1,5 @@
 import Foundation
-import Mail
+@testable import Mail
 import Testing
 
 /// A transport that fails while `failing` is set, and records what it was given.
@@ -91,5 +91,22 @@ final class FakeOutbox: MailOutbox, @unchecked Sendable {
         #expect(String(decoding: saved, as: UTF8.self).contains(String(decoding: composed.bytes, as: UTF8.self)))
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
+    }
+
+    @Test func linesStartingWithFromAreEscapedInTheDeadLetterMbox() throws {
+        let transport = FakeTransport(), outbox = FakeOutbox()
+        transport.failing = refused
+        outbox.broken = true
+        let mail = ComposedMail(recipients: ["ops@example.org"], subject: "s", messageID: "<x@example.org>",
+                                bytes: Array("To: ops@example.org\n\nFrom the start\n>From quoted\nnot From here\n".utf8),
+                                attached: false)
+        let path = NSTemporaryDirectory() + "essh-dead-\(UUID().uuidString)"
+        defer { unlink(path) }
+        _ = MailDelivery(transport: transport, outbox: outbox, deadLetterPath: path).send(mail)
+        let saved = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        let lines = saved.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0].hasPrefix("From essh "))
+        #expect(lines.dropFirst().filter { $0.hasPrefix("From ") }.isEmpty)
+        #expect(saved.contains("\n>From the start\n>From quoted\nnot From here\n"))
     }
 }

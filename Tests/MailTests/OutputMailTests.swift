@@ -70,8 +70,46 @@ import Testing
         #expect(parsed.header("Subject") == subject)
         let raw = try #require(parsed.rawHeaders.first { $0[0] == "Subject" }?[1])
         #expect(raw.contains("\n "))  // folded over several lines
-        for line in raw.split(separator: "\n") { #expect(line.utf8.count <= 76) }
+        let lines = subjectLines(composed.bytes)
+        #expect(lines.count > 1 && lines[0].hasPrefix("Subject: =?UTF-8?B?"))
+        for line in lines { #expect(line.utf8.count <= 76, "\(line)") }
         #expect(EncodedWord.decode(raw) == subject)
+    }
+
+    /// The physical lines of the message's header block, as sendmail and readers see them.
+    func headerLines(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n\n")[0].components(separatedBy: "\n")
+    }
+
+    /// The Subject header's physical lines: its first and the folded ones after it.
+    func subjectLines(_ bytes: [UInt8]) -> [String] {
+        let lines = headerLines(bytes)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Subject: ") }) else { return [] }
+        return [lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix(" ") }
+    }
+
+    @Test func aWordTooLongToFoldIsEncodedSoNoHeaderLineIsTooLong() throws {
+        let subject = "essh: cat " + String(repeating: "x", count: 1200) + " on web1"
+        let composed = try mail(subject: subject).compose()
+        for line in headerLines(composed.bytes) { #expect(line.utf8.count <= 78, "\(line.prefix(40))… \(line.utf8.count)") }
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.header("Subject") == subject)
+    }
+
+    @Test func encodedWordsAreCutBetweenScalarsNotOnlyBetweenCharacters() throws {
+        // One character of 81 bytes: é and 40 combining acute accents.
+        let subject = "é" + String(repeating: "\u{0301}", count: 40) + " ok"
+        let composed = try mail(subject: subject).compose()
+        let lines = subjectLines(composed.bytes)
+        #expect(lines.count > 1)
+        for line in lines {
+            #expect(line.utf8.count <= 76, "\(line)")
+            for word in line.split(separator: " ") where word.hasPrefix("=?") { #expect(word.utf8.count <= 75) }
+        }
+        let parsed = try MailInspector.parse(composed.bytes)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.header("Subject") == subject)
     }
 
     @Test func longASCIISubjectIsFoldedAtSpaces() throws {
@@ -80,6 +118,42 @@ import Testing
         #expect(header.contains("\n "))
         for line in header.split(separator: "\n") { #expect(line.utf8.count <= 78) }
         #expect(try MailInspector.parse(Array((header + "\n\nx\n").utf8)).header("Subject") == subject)
+    }
+
+    @Test func manyRecipientsStayOnOnePhysicalToLine() throws {
+        // sendmail -t (dma) reads recipients from the first physical line of To only.
+        let to = (1...12).map { "recipient\($0)@example.org" }
+        var m = mail()
+        m.to = to
+        let composed = try m.compose()
+        let head = String(decoding: composed.bytes, as: UTF8.self).components(separatedBy: "\n\n")[0]
+        let lines = head.split(separator: "\n").map(String.init)
+        let toLine = try #require(lines.first { $0.hasPrefix("To: ") })
+        #expect(toLine == "To: " + to.joined(separator: ", "))
+        #expect(toLine.utf8.count > 78)
+        let next = try #require(lines.firstIndex(of: toLine)).advanced(by: 1)
+        #expect(!lines[next].hasPrefix(" ") && !lines[next].hasPrefix("\t"))
+        #expect(try MailInspector.parse(composed.bytes).header("To") == to.joined(separator: ", "))
+    }
+
+    @Test func bareLocalNamesAreQualifiedWithThisHostInTheHeaders() throws {
+        var m = mail()
+        m.from = "ops"
+        m.to = ["root", "a@example.org"]
+        let composed = try m.compose()
+        let parsed = try MailInspector.parse(composed.bytes)
+        let host = LocalIdentity.hostname
+        #expect(parsed.header("From") == "ops@\(host)")
+        #expect(parsed.header("To") == "root@\(host), a@example.org")
+        #expect(composed.messageID.hasSuffix("@\(host)>"))
+    }
+
+    @Test func aToListTooLongForOneHeaderLineIsRefused() {
+        var m = mail()
+        m.to = (1...60).map { "recipient\($0)@example.org" }
+        let error = #expect(throws: MailError.self) { _ = try m.compose() }
+        #expect(error?.kind == .invalidAddress)
+        #expect(error?.message.contains("holds at most 990") == true)
     }
 
     @Test func textThatLooksLikeAnEncodedWordIsEncodedToo() throws {
@@ -144,7 +218,7 @@ import Testing
         case "To": m.to = [value]
         default: m.from = value
         }
-        let error = #expect(throws: MailError.self) { try m.compose() }
+        let error = #expect(throws: MailError.self) { _ = try m.compose() }
         #expect(error?.kind == .headerInjection)
         #expect(error?.message.contains("The \(field) field contains") == true)
     }

@@ -17,6 +17,17 @@ import Testing
                 == "a=3Db =C3=BC=0D\nend=20\n")
     }
 
+    @Test func fromAtALineStartIsEncodedSoMboxDeliveryCannotQuoteIt() {
+        let text = Array("From here\nx From y\nFrom\nFromage\n".utf8)
+        #expect(String(decoding: QuotedPrintable.encode(text), as: UTF8.self) == "=46rom here\nx From y\nFrom\nFromage\n")
+        // A soft break that puts "From " at the start of a line.
+        let long = Array((String(repeating: "a", count: 75) + "From the middle\n").utf8)
+        let encoded = QuotedPrintable.encode(long)
+        #expect(lines(encoded).filter { $0.starts(with: "From ".utf8) }.isEmpty)
+        #expect(String(decoding: encoded, as: UTF8.self).contains("=\n=46rom the middle"))
+        #expect(QuotedPrintable.decode(encoded) == long)
+    }
+
     @Test func longLinesAreSoftBrokenAt76AndRoundTrip() {
         for length in [74, 75, 76, 77, 150, 1000] {
             for filler in ["a", "=", "é"] {

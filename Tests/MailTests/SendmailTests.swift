@@ -33,6 +33,36 @@ import Testing
         #expect(Set(fds) == ["0", "1", "2", "255"])
     }
 
+    @Test func aProgramStartedMeanwhileDoesNotHoldTheMessageFiles() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let script = dir.file("sendmail"), seen = dir.file("files"), go = dir.file("go")
+        try """
+            #!/bin/sh
+            input=$(readlink /proc/$$/fd/0); output=$(readlink /proc/$$/fd/1)
+            printf '%s\\n%s\\n' "$input" "$output" > '\(seen).tmp'; mv '\(seen).tmp' '\(seen)'
+            while [ ! -e '\(go)' ]; do sleep 0.02; done
+            cat > /dev/null
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var failure: MailError?
+        Thread {
+            do throws(MailError) { try Sendmail(path: script).send(Array("To: a@example.org\n\nx\n".utf8)) } catch {
+                failure = error
+            }
+            finished.signal()
+        }.start()
+        let files = try InheritedDescriptors.waitForFile(seen).split(separator: "\n").map(String.init)
+        let inherited = try InheritedDescriptors.ofAProgramStartedNow()
+        FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(files.count == 2 && files.allSatisfy { $0.contains("essh-mail-") }, "\(files)")
+        for file in files { #expect(!inherited.contains(file), "\(inherited)") }
+        #expect(failure == nil)
+    }
+
     @Test func aMissingProgramIsToldApartFromAFailingOne() {
         let error = #expect(throws: MailError.self) { try Sendmail(path: "/nonexistent/sendmail").send([]) }
         #expect(error?.kind == .sendmailMissing)
@@ -58,6 +88,19 @@ import Testing
         let error = #expect(throws: MailError.self) { try Sendmail(path: script).send(Array("To: a@b\n\nx\n".utf8)) }
         #expect(error?.kind == .sendmailFailed)
         #expect(error?.message.contains("exited with status 75: relay refused: no route to mail.example.org") == true)
+    }
+
+    @Test func exitStatus255IsAnExitAndASignalIsASignal() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        for (body, said) in [("exit 255", "exited with status 255"), ("kill -TERM $$", "was killed by signal 15")] {
+            let script = dir.file("sendmail-\(said.count)")
+            try "#!/bin/sh\ncat >/dev/null\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            let error = #expect(throws: MailError.self) { try Sendmail(path: script).send(Array("To: a@b\n\nx\n".utf8)) }
+            #expect(error?.kind == .sendmailFailed)
+            #expect(error?.message.contains("sendmail (\(script)) \(said)") == true, "\(error?.message ?? "")")
+        }
     }
 
     @Test func aHangingSendmailIsStopped() throws {
