@@ -183,6 +183,32 @@ import TestSupport
         #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
     }
 
+    @Test func thePasswordGoesOnlyToPasswordServersAndNamedDestinationsNeverToKeyServers() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // keyonly's key is refused; the sshd would take the password, but keyonly is saved as a key server.
+        try add(dir, ["keyonly", "--host", "127.0.0.1", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_unauthorized")])
+        try add(dir, ["pwsrv", "--host", "127.0.0.2", "--port", String(s.port), "--user", s.user,
+                      "--auth", "password"])
+        let file = dir.file("pw")
+        FileManager.default.createFile(atPath: file, contents: Data((s.password + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        // A destination named on the command line (not saved, no key in this HOME) gets the --password-file one.
+        let adHoc = "\(s.user)@127.0.0.3:\(s.port)"
+        let r = try essh(dir, ["exec", "--json", "--known-hosts", s.knownHosts, "--password-file", file,
+                               "keyonly,pwsrv,\(adHoc)", "--", "echo logged-in"])
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName["pwsrv"]?["status"] as? String == "ok" && byName["pwsrv"]?["stdout"] as? String == "logged-in\n")
+        #expect(byName[adHoc]?["status"] as? String == "ok", "\(byName[adHoc] ?? [:])")
+        #expect(byName["keyonly"]?["status"] as? String == "unreachable")
+        let error = byName["keyonly"]?["error"] as? String ?? ""
+        #expect(error.contains("Permission denied") && !error.contains("password (") && !error.contains("keyboard"),
+                "\(error)")
+    }
+
     @Test func onATerminalRemoteEscapeSequencesAreShownNotObeyedAndIntoAPipeTheyPassAsTheyCame() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
