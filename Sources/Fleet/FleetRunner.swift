@@ -119,7 +119,13 @@ public final class FleetRunner: @unchecked Sendable {
             result.error = problem
             return result
         }
-        let cancel = Cancellation()
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            result.status = .unreachable
+            result.error = error.message
+            result.duration = Date().timeIntervalSince(started)
+            return result
+        }
         lock.lock()
         let alreadyCancelled = cancelled
         active[index] = cancel
@@ -215,26 +221,37 @@ private final class ResultSlots: @unchecked Sendable {
     }
 }
 
-/// Cancels a target when its time is up, unless disarmed first; says whether it fired.
+/// Cancels a target when its time is up, unless disarmed first; says whether it fired. The timer holds the
+/// cancellation only until it fires or is disarmed, so a finished target's pipe closes at once rather than when its
+/// full timeout would have ended (with hundreds of quick targets those pipes would exhaust the descriptors).
 private final class Deadline: @unchecked Sendable {
     private let lock = NSLock()
-    private var armed = true
+    private var cancel: Cancellation?
     private var didFire = false
+    private let timer: DispatchSourceTimer
 
     init(seconds: Double, cancel: Cancellation) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            lock.lock()
-            let fire = armed
-            if fire { didFire = true }
-            lock.unlock()
-            if fire { cancel.cancel() }
-        }
+        self.cancel = cancel
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.resume()
+    }
+
+    private func fire() {
+        lock.lock()
+        let target = cancel
+        if target != nil { didFire = true }
+        cancel = nil
+        lock.unlock()
+        target?.cancel()
     }
 
     func disarm() {
         lock.lock()
-        armed = false
+        cancel = nil
         lock.unlock()
+        timer.cancel()
     }
 
     var fired: Bool {

@@ -163,6 +163,24 @@ import TestSupport
         #expect(r.out == "--all")
     }
 
+    @Test func aFinishedServerGivesBackItsDescriptorsSoManyServersFitALowLimit() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // 400 closed ports under 256 descriptors, 64 at a time: each finished server must close its cancellation
+        // pipe at once, not when its 60 s would have ended, or the later ones cannot get a socket.
+        let port = try LoopbackListener.closedPort()
+        let names = (0..<400).map { "127.0.\(1 + $0 / 200).\(1 + $0 % 200):\(port)" }.joined(separator: ",")
+        let script = "ulimit -n 256 && exec \"$0\" exec --json --parallel 64 --known-hosts \"$1\" \"$2\" -- true"
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, dir.file("known_hosts"), names],
+                              environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path], timeout: 50)
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName.count == 400)
+        let refused = byName.values.filter { ($0["error"] as? String)?.contains("refused the connection") == true }
+        #expect(refused.count == 400, "\(byName.values.compactMap { $0["error"] as? String }.filter { !$0.contains("refused") }.prefix(3))")
+        #expect(r.err.contains("400 servers: 400 unreachable in "))
+    }
+
     @Test func onePasswordFileServesEveryPasswordServerAndNothingIsAsked() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

@@ -71,7 +71,7 @@ import TestSupport
     @Test func cancellingStopsACommandAndTheSessionStaysUsable() throws {
         let s = try TestServers.require()
         let session = try connect(s)
-        let cancel = Cancellation()
+        let cancel = try Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { cancel.cancel() }
         let started = Date()
         let e = sshError { _ = try session.capture("sleep 30", cancel: cancel) }
