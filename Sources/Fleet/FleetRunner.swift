@@ -157,15 +157,20 @@ public final class FleetRunner: @unchecked Sendable {
             else if exit.status == nil { result.error = "The server did not say how the command ended." }
         } catch {
             result.error = error.error.message
-            if deadline.fired || error.error.kind == .timedOut || error.error.kind == .commandTimedOut {
+            // Only this target's own deadline is "no result within the fleet timeout": the command's time limit is
+            // that deadline too, but a connect step that timed out (--connect-timeout) keeps its own sentence and
+            // counts as unreachable.
+            if deadline.fired || (error.phase == .command && error.error.kind == .commandTimedOut) {
                 result.status = .timedOut
                 result.error = "No result within \(formatted(options.timeout)) s"
                     + (error.phase == .connect ? " (still connecting)." : " (the command was still running).")
             } else if error.error.kind == .cancelled {
                 result.status = .cancelled
                 result.error = "Cancelled."
+            } else if error.phase == .connect {
+                result.status = .unreachable
             } else {
-                result.status = error.phase == .connect ? .unreachable : .failed
+                result.status = error.error.kind == .timedOut ? .timedOut : .failed
             }
         }
         result.stdout = out

@@ -112,6 +112,20 @@ import TestSupport
         #expect(r.status == 1)
     }
 
+    @Test func aConnectTimeoutIsReportedAsSuchNotAsTheFleetTimeout() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let full = try LoopbackListener(.backlogFull)
+        defer { full.close() }
+        // The listener never answers: --connect-timeout (1 s) ends the attempt long before the fleet's 30 s.
+        let one = try essh(dir, ["exec", "--json", "--connect-timeout", "1", "--timeout", "30", "--known-hosts",
+                                 dir.file("known_hosts"), "127.0.0.1:\(full.port)", "--", "true"])
+        let item = try results(one)["127.0.0.1:\(full.port)"]
+        #expect(item?["status"] as? String == "unreachable", "\(one.out) \(one.err)")
+        let error = item?["error"] as? String ?? ""
+        #expect(!error.contains("No result within 30 s") && !error.isEmpty, "\(error)")
+    }
+
     @Test func ctrlCKeepsWhatFinishedAndExits130() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

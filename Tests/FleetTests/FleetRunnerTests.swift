@@ -21,6 +21,15 @@ import Testing
         #expect(results[3].exitStatus == nil && results[3].error?.contains("No result within 0.3 s") == true)
     }
 
+    @Test func aConnectTimeoutBeforeTheDeadlineKeepsItsOwnSentenceAndIsUnreachable() {
+        let sentence = "127.0.0.1 did not answer within 2 s (connecting)."
+        let fake = FakeExecutor(behaviours: ["silent": .connectError(SSHError(.timedOut, "", sentence))])
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30)).run([target("silent")],
+                                                                                                 command: "x")
+        #expect(results[0].status == .unreachable)
+        #expect(results[0].error == sentence)
+    }
+
     @Test func aHangingServerDoesNotDelayTheOthersReports() {
         let fake = FakeExecutor(behaviours: ["a": .exit(status: 0), "b": .exit(status: 0, delay: 0.05)])
         let runner = FleetRunner(executor: fake, options: .init(parallel: 8, timeout: 1))
