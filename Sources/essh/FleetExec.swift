@@ -214,7 +214,11 @@ final class LinePrinter: @unchecked Sendable {
         if let error = result.error { note = error } else if result.status == .failed, let exit = result.exitStatus {
             note = "exit status \(exit)"
         }
-        if let note { write(.stderr, Array("\(names[i]): essh: \(note)\n".utf8)) }
+        guard let note else { return }
+        // The error can hold text the server chose (a signal name, the login methods it offers) and the name text
+        // the user typed: shown, never obeyed, on a terminal, like the output lines.
+        let line = "\(names[i]): essh: \(note)"
+        write(.stderr, Array(((sanitiseErr ? TextSanitizer.sanitize(line, policy: .dropStyling) : line) + "\n").utf8))
     }
 
     private func write(_ which: SSH.OutputStream, _ bytes: [UInt8]) {

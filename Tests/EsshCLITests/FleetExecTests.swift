@@ -257,6 +257,23 @@ import TestSupport
         #expect(piped.stdout.contains(Data("web1: a\u{1B}]0;pwned\u{07}b\n".utf8)))
     }
 
+    @Test func onATerminalAnErrorLineIsShownNotObeyed() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        // The error line holds text essh did not write itself (here the refused login names the user, escape
+        // sequence and all; a server's own words, such as the login methods it offers, come the same way).
+        let odd = "$(printf 'x\\033]0;pwned\\007y')@127.0.0.1:\(s.port)"
+        let tmux = try TmuxSession(command: "HOME=\(dir.path) ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec "
+                                   + "\"web1,\(odd)\" --known-hosts \(s.knownHosts) -- true; sleep 30",
+                                   width: 100, height: 10)
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
+        #expect(screen.contains { $0.hasPrefix("x␛]0;pwned␇y@127.0.0.1:\(s.port): essh: ") }, "\(screen)")
+        #expect(try tmux.display("#{pane_title}") != "pwned")
+    }
+
     @Test func mailSendsTheWholeReportAfterTheRun() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
