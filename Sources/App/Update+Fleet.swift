@@ -95,8 +95,7 @@ extension Update {
             run.results[index].status = .running
         case .fleetResult(let id, let index, let result):
             guard id == run.id, run.results.indices.contains(index) else { return [] }
-            run.results[index] = result
-            run.regroup()
+            run.addResult(result, at: index)
             if run.detail == index { run.detailText = FleetRun.sanitised(FleetReport.body(result)) }
         case .fleetFinished(let id, let at):
             guard id == run.id else { return [] }

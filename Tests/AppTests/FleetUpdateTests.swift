@@ -85,6 +85,23 @@ struct FleetUpdateTests {
         #expect(state.fleet.question == nil && state.screen == .servers)
     }
 
+    @Test func resultsArrivingOneByOneInAnyOrderShowWhatGroupingThemAllAtOnceShows() {
+        var run = FleetRun(id: 1, command: "x", names: (0..<40).map { "s\($0)" }, startedAt: Date())
+        let outputs = ["a\u{1B}]0;t\u{07}\n", "b\nc\n", "", "a\u{1B}]0;t\u{07}\n"]
+        var order = Array(0..<40)
+        order.shuffle()
+        for (n, i) in order.enumerated() {
+            let status: FleetStatus = i % 7 == 0 ? .unreachable : .ok
+            run.addResult(FleetResult(name: "s\(i)", status: status, exitStatus: status == .ok ? 0 : nil,
+                                      duration: 0.1, stdout: Array(outputs[i % 4].utf8),
+                                      error: status == .ok ? nil : "refused"), at: i)
+            // After every arrival the screen's text is what grouping all results from scratch gives.
+            let expected = FleetRun.sanitised(FleetReport.grouped(run.results))
+            let lines = (run.grouped.firstLine..<run.grouped.endLine).map { run.grouped[$0] }
+            #expect(lines == (expected.firstLine..<expected.endLine).map { expected[$0] }, "after \(n + 1)")
+        }
+    }
+
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
         Fixtures.keys(&state, .character("*"), .character("x"))

@@ -98,6 +98,19 @@ import Testing
         #expect(items[1]["status"] as? String == "unreachable" && items[1]["duration_ms"] as? Int == 12)
     }
 
+    @Test func groupingOneResultAtATimeGivesTheSameGroups() {
+        let results = (0..<30).map { i in
+            result("s\(i)", i % 5 == 0 ? .failed : .ok, exit: i % 5 == 0 ? 1 : 0, out: ["x\n", "y\n", "x\n"][i % 3])
+        }
+        var grouper = FleetGrouper()
+        var added: [FleetResult] = results.map { FleetResult(name: $0.name, status: .running) }
+        for i in (0..<30).reversed() {
+            grouper.add(results[i], at: i)
+            added[i] = results[i]
+            #expect(grouper.groups.map(\.group) == FleetGroup.group(added))
+        }
+    }
+
     @Test func jsonKeysComeInTheContractsOrder() {
         var done = result("web1", .failed, exit: 3)
         done.duration = 0.5
