@@ -18,7 +18,7 @@ struct FakeExecutor: FleetExecutor {
     /// Counts how many run at once, to check the bound.
     let gauge = Gauge()
 
-    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, commandTimeout: Double,
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                  cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
     {
