@@ -102,6 +102,24 @@ struct FleetUpdateTests {
         }
     }
 
+    @Test func aSecondEscWhileStoppingGoesBackWithoutWaitingForStuckServers() throws {
+        var state = Fixtures.loaded(size: Size(width: 100, height: 30))
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "uname")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleet.run?.id)
+        _ = Update.update(&state, .fleetStarted(id: id, index: 0))
+        #expect(Fixtures.keys(&state, .escape) == [.cancelFleet] && state.screen == .fleet)
+        #expect(Fixtures.screen(state).contains { $0.contains("Stopping the servers still running… (Esc again: back to the servers now)") })
+        // The stuck server has not come back; Esc again leaves anyway, without cancelling twice.
+        #expect(Fixtures.keys(&state, .escape).isEmpty)
+        #expect(state.screen == .servers)
+        // Its late result still lands in the run.
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .cancelled, duration: 1, error: "Cancelled.")))
+        #expect(state.fleet.run?.results[0].status == .cancelled)
+    }
+
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
         Fixtures.keys(&state, .character("*"), .character("x"))
