@@ -8,18 +8,24 @@ import SSH
 extension EffectRunner {
     func runFleet(id: Int, targets: [ConnectTarget], command: String, knownHosts: String, parallel: Int,
                   timeout: Double, password: String?) {
-        // The password asked once before the run answers every server that logs in with one; nothing else is asked
-        // (an unknown host key is refused: FleetTarget).
-        let prompter = NonInteractivePrompter(password: password)
         let fleetTargets = targets.map { target -> FleetTarget in
             // The same options a connection from the Servers screen uses.
-            let (options, problem) = connectOptions(target, knownHosts: knownHosts)
+            var (options, problem) = connectOptions(target, knownHosts: knownHosts)
             let name = target.name ?? target.host
-            if target.auth == .password && password == nil {
+            guard target.auth == .password else {
+                // The password asked before the run goes only to the servers saved as logging in with one: a
+                // server meant to take a key or the agent never sees it, whatever login methods it offers.
+                options.allowPassword = false
+                options.allowKeyboardInteractive = false
+                return FleetTarget(name: name, options: options, prompter: NonInteractivePrompter(), problem: problem)
+            }
+            guard let password else {
                 return FleetTarget(name: name, options: options,
                                    problem: "This server logs in with a password and none was given.")
             }
-            return FleetTarget(name: name, options: options, prompter: prompter, problem: problem)
+            // Nothing else is asked (an unknown host key is refused: FleetTarget).
+            return FleetTarget(name: name, options: options, prompter: NonInteractivePrompter(password: password),
+                               problem: problem)
         }
         let fits = FleetRunner.parallel(parallel, openFiles: FileDescriptorLimit.raiseToHard())
         let runner = FleetRunner(options: .init(parallel: fits, timeout: timeout))

@@ -218,7 +218,8 @@ final class EffectRunner: @unchecked Sendable {
             post(.connectFailed(problem))
             return
         }
-        let cancel = Cancellation()
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch { return post(.connectFailed(error.message)) }
         withLock { connectCancel = cancel }
         broker.reset()
         ssh.async { [self] in
@@ -269,7 +270,10 @@ final class EffectRunner: @unchecked Sendable {
     /// Runs `body` with the open session on the SSH queue under a fresh cancellation (Esc); a failure becomes
     /// `commandFailed`, saying whether the connection is gone.
     private func onSession(id: Int, _ body: @escaping @Sendable (SSHSession, Cancellation) throws(SSHError) -> Void) {
-        let cancel = Cancellation()
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            return post(.commandFailed(id: id, message: error.message, connectionLost: false, at: Date()))
+        }
         withLock { commandCancel = cancel }
         ssh.async { [self] in
             guard let session else {

@@ -7,7 +7,7 @@ enum FleetAction: Sendable, Equatable {
     static let table = KeyBindingTable<FleetAction>([
         KeyBinding([.enter], .open, label: "Output", description: "The selected server's full output"),
         KeyBinding([.escape], .back, label: "Stop/Back",
-                   description: "Stop the servers still running; when all are done, back to the servers"),
+                   description: "Stop the servers still running; again (or when all are done), back to the servers"),
         KeyBinding([.function(6)], .mail, label: "Mail",
                    description: "Mail the whole report: one row per server, then the grouped output"),
         KeyBinding([.function(1), .character("?")], .help, label: "Help", description: "This help"),

@@ -43,6 +43,9 @@ struct FleetRun: Sendable {
     var list = ListState()
     /// The grouped output, sanitised, and where it is scrolled.
     var grouped = ScrollbackBuffer(maxLines: 100_000)
+    /// The groups so far, and each group's sanitised body lines by group id (see `addResult`).
+    var grouper = FleetGrouper()
+    var groupBodies: [Int: [String]] = [:]
     var groupedView = TextViewState(top: 0, left: 0, follow: false)
     /// The server whose full output is open (Enter), with its text and scroll position.
     var detail: Int?
@@ -75,8 +78,39 @@ struct FleetRun: Sendable {
         return buffer
     }
 
-    /// Rebuilds the grouped output after a result came in (keeping the scroll position).
+    /// Rebuilds the grouped output from scratch (keeping the scroll position).
     mutating func regroup() {
-        grouped = Self.sanitised(FleetReport.grouped(results))
+        grouper = FleetGrouper()
+        groupBodies = [:]
+        for (i, result) in results.enumerated() { if let (id, _) = grouper.add(result, at: i) { note(id, result) } }
+        layOutGroups()
+    }
+
+    /// Takes in the result that just came in at `index`: it is hashed and sanitised once and joins its group, so
+    /// hundreds of servers do not cost a regrouping of every result per arrival. Shows what `regroup` would.
+    mutating func addResult(_ result: FleetResult, at index: Int) {
+        results[index] = result
+        if grouper.contains(index: index) { return regroup() }
+        guard let (id, isNew) = grouper.add(result, at: index) else { return }
+        if isNew { note(id, result) }
+        layOutGroups()
+    }
+
+    /// The sanitised body lines of a new group (its first result's output).
+    private mutating func note(_ id: Int, _ result: FleetResult) {
+        guard groupBodies[id] == nil else { return }
+        let body = Self.sanitised(FleetReport.body(result))
+        groupBodies[id] = (body.firstLine..<body.endLine).compactMap { body[$0] }
+    }
+
+    /// The grouped output from the groups' headings and their cached bodies.
+    private mutating func layOutGroups() {
+        var out = ScrollbackBuffer(maxLines: 100_000)
+        for (id, group) in grouper.groups {
+            let heading = Self.sanitised(FleetReport.heading(group))
+            for n in heading.firstLine..<heading.endLine { out.appendLine(heading[n] ?? "") }
+            for line in groupBodies[id] ?? [] { out.appendLine(line) }
+        }
+        grouped = out
     }
 }

@@ -95,8 +95,7 @@ extension Update {
             run.results[index].status = .running
         case .fleetResult(let id, let index, let result):
             guard id == run.id, run.results.indices.contains(index) else { return [] }
-            run.results[index] = result
-            run.regroup()
+            run.addResult(result, at: index)
             if run.detail == index { run.detailText = FleetRun.sanitised(FleetReport.body(result)) }
         case .fleetFinished(let id, let at):
             guard id == run.id else { return [] }
@@ -146,9 +145,11 @@ extension Update {
             run.detailText = FleetRun.sanitised(FleetReport.body(run.results[i]))
             run.detailView = TextViewState(top: 0, left: 0, follow: false)
         case .back:
-            if run.isRunning {
+            // A second Esc while stopping goes back at once: a server stuck (say in a DNS lookup) must not keep the
+            // user on this screen. The stopped run finishes in the background; a new run replaces it.
+            if run.isRunning && !run.cancelling {
                 run.cancelling = true
-                state.notice = "Stopping the servers still running…"
+                state.notice = "Stopping the servers still running… (Esc again: back to the servers now)"
                 effects = [.cancelFleet]
             } else {
                 state.screen = .servers

@@ -4,10 +4,10 @@ import SSH
 /// Connects to one target and runs the command there. `FleetRunner` calls it from its worker threads, one target per
 /// call; the real one is `SSHFleetExecutor`, unit tests give the runner a fake.
 public protocol FleetExecutor: Sendable {
-    /// Connects (waiting at most `connectTimeout` per network step) and runs `command` (at most `commandTimeout`
-    /// seconds), streaming output to `output`; `cancel` stops either at once. Returns how the command ended or throws
-    /// which phase failed and why.
-    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, commandTimeout: Double,
+    /// Connects (waiting at most `connectTimeout` per network step) and runs `command` until `deadline` (what is left
+    /// of the target's time once connected), streaming output to `output`; `cancel` stops either at once. Returns
+    /// how the command ended or throws which phase failed and why.
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                  cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
 }

@@ -27,7 +27,7 @@ public struct FleetGroup: Sendable, Equatable {
     }
 
     /// What makes two results the same; the name and the duration do not count.
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var status: FleetStatus
         var exitStatus: Int32?
         var stdout: [UInt8]

@@ -5,44 +5,40 @@ import Foundation
 /// where it does not apply (no exit status when the command never ended, no error when it ran), output as text
 /// with invalid UTF-8 replaced.
 public enum FleetJSON {
-    struct Item: Encodable {
-        var name, status: String
-        var exitStatus: Int32?
-        var durationMs: Int
-        var stdout, stderr: String
-        var error: String?
-
-        enum CodingKeys: String, CodingKey {
-            case name, status, exitStatus = "exit_status", durationMs = "duration_ms", stdout, stderr, error
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(status, forKey: .status)
-            try c.encode(exitStatus, forKey: .exitStatus)
-            try c.encode(durationMs, forKey: .durationMs)
-            try c.encode(stdout, forKey: .stdout)
-            try c.encode(stderr, forKey: .stderr)
-            try c.encode(error, forKey: .error)
-        }
-    }
-
-    struct Document: Encodable {
-        var results: [Item]
-    }
-
-    /// The document for these results, in their order.
+    /// The document for these results, in their order. Written by hand: Foundation's JSONEncoder on Linux does not
+    /// keep the order in which keys are encoded, and the contract's order (name, status, exit_status, duration_ms,
+    /// stdout, stderr, error) is what people read and diff.
     public static func encode(_ results: [FleetResult]) -> String {
-        let items = results.map {
-            Item(name: $0.name, status: $0.status.rawValue, exitStatus: $0.exitStatus,
-                 durationMs: Int(($0.duration * 1000).rounded()), stdout: $0.stdoutText, stderr: $0.stderrText,
-                 error: $0.error)
+        let items = results.map { r -> String in
+            let fields: [(String, String)] = [
+                ("name", quoted(r.name)),
+                ("status", quoted(r.status.rawValue)),
+                ("exit_status", r.exitStatus.map { String($0) } ?? "null"),
+                ("duration_ms", String(Int((r.duration * 1000).rounded()))),
+                ("stdout", quoted(r.stdoutText)),
+                ("stderr", quoted(r.stderrText)),
+                ("error", r.error.map(quoted) ?? "null"),
+            ]
+            return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings and integers cannot fail.
-        let data = (try? encoder.encode(Document(results: items))) ?? Data("{\"results\":[]}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return "{\"results\":[" + items.joined(separator: ",") + "]}"
+    }
+
+    /// A JSON string: quote, backslash and control characters escaped, everything else as it is (UTF-8).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+                out += String(format: "\\u%04X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

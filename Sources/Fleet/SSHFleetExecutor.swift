@@ -6,7 +6,7 @@ import SSH
 public struct SSHFleetExecutor: FleetExecutor {
     public init() {}
 
-    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, commandTimeout: Double,
+    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                         cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
     {
@@ -20,7 +20,9 @@ public struct SSHFleetExecutor: FleetExecutor {
         }
         defer { session.disconnect() }
         do throws(SSHError) {
-            return try session.run(command, timeout: commandTimeout, cancel: cancel, output: output)
+            // What is left of the target's time once connected.
+            let timeout = max(0.001, deadline.timeIntervalSinceNow)
+            return try session.run(command, timeout: timeout, cancel: cancel, output: output)
         } catch {
             throw FleetFailure(.command, error)
         }

@@ -7,8 +7,16 @@ public final class Cancellation: @unchecked Sendable {
     private var cancelled = false
     private var fds: [Int32] = [-1, -1]
 
-    public init() {
-        _ = pipe(&fds)
+    /// Throws when the pipe cannot be made (no descriptor left): a token whose cancel could wake nothing would let
+    /// a cancelled or timed-out connect wait its full network timeout.
+    public init() throws(SSHError) {
+        guard pipe(&fds) == 0 else {
+            let why = String(cString: strerror(errno))
+            fds = [-1, -1]
+            throw SSHError(.io, "pipe: \(why)",
+                           "Cannot open the pipe that cancels a connection (\(why)): too many files are open; "
+                           + "raise the limit (ulimit -n) or run fewer servers at once.")
+        }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
     }
 

@@ -2,8 +2,8 @@ import CLibSSH2
 import Foundation
 
 /// An interactive shell on a PTY over an open session: raw bytes both ways, window-size changes, and the remote
-/// exit status at the end. Non-blocking: `read` and `write` never wait; `waitForActivity` polls the socket beside
-/// a local descriptor (the user's terminal) so one loop serves both directions.
+/// exit status at the end. Non-blocking: `read` and `write` never wait; `wait(localDescriptors:timeout:)` polls the
+/// socket beside local descriptors (the user's terminal) so one loop serves both directions.
 public final class ShellChannel: @unchecked Sendable {
     private let session: SSHSession
     private let channel: OpaquePointer
@@ -91,29 +91,6 @@ public final class ShellChannel: @unchecked Sendable {
         session.lock.lock()
         defer { session.lock.unlock() }
         return SSHSession.hasQueuedData(channel)
-    }
-
-    /// What woke `waitForActivity`.
-    public enum Activity: Sendable { case remote, local, timeout, cancelled }
-
-    /// Waits until the server sends something, `localDescriptor` becomes readable, or `timeout` seconds pass.
-    /// Sends keepalives as they fall due so a dead network is noticed.
-    public func waitForActivity(localDescriptor: Int32?, timeout: Double, cancel: Cancellation? = nil)
-        throws(SSHError) -> Activity
-    {
-        if hasBufferedData { return .remote }
-        session.lock.lock()
-        var next: Int32 = 0
-        let rc = session.keepaliveInterval > 0 ? libssh2_keepalive_send(session.raw, &next) : 0
-        let waiter = io(timeout: timeout, cancel: cancel)
-        session.lock.unlock()
-        if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN { throw waiter.error("sending a keepalive", rc) }
-        switch waiter.wait(until: Date().addingTimeInterval(timeout), extra: localDescriptor, forceRead: true) {
-        case .ready: return .remote
-        case .extraReady: return .local
-        case .timedOut: return .timeout
-        case .cancelled: return .cancelled
-        }
     }
 
     /// Seconds between the keepalives this session sends while waiting (0: none), so a caller can tell how long

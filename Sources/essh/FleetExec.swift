@@ -113,7 +113,7 @@ struct FleetExec {
                 picked.append((name, saved))
             }
         }
-        let prompter = try fleetPrompter(needsPassword: picked.contains { $0.saved?.auth == .password })
+        let password = try fleetPassword(needsPassword: picked.contains { $0.saved?.auth == .password })
         var policy = exec.connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
         if policy == .ask { policy = .strict }
         let targets = try picked.map { name, saved -> FleetTarget in
@@ -128,7 +128,18 @@ struct FleetExec {
             do {
                 var options = try exec.connection.connectOptions(saved: saved, destination: destination)
                 options.hostKeyPolicy = policy
-                return FleetTarget(name: name, options: options, prompter: prompter)
+                let given: String?
+                switch saved?.auth {
+                case .password?: given = password.value
+                case nil: given = password.fromFile ? password.value : nil
+                case .key?, .agent?:
+                    // A server saved with a key or the agent never sees the password, whatever it offers.
+                    given = nil
+                    options.allowPassword = false
+                    options.allowKeyboardInteractive = false
+                }
+                return FleetTarget(name: name, options: options,
+                                   prompter: TerminalPrompter(passwordFromFile: given, interactive: false))
             } catch let error as ValidationError {
                 let placeholder = ConnectOptions(host: destination.host, user: "", knownHostsFile: "")
                 return FleetTarget(name: name, options: placeholder, problem: error.message)
@@ -138,15 +149,17 @@ struct FleetExec {
     }
 
     /// A fleet never stops to ask in the middle: a password comes from --password-file, or is asked once on the
-    /// terminal before anything starts (when a picked server logs in with a password), and serves every server.
-    func fleetPrompter(needsPassword: Bool) throws -> TerminalPrompter {
-        var password: String?
+    /// terminal before anything starts (when a picked server logs in with a password). It goes to the servers saved
+    /// as logging in with a password; a `--password-file` password also goes to the destinations named on the
+    /// command line that are not saved servers (the user named both, as with `essh exec user@host`), after their
+    /// keys and the agent. Servers saved with a key or the agent never get it.
+    func fleetPassword(needsPassword: Bool) throws -> (value: String?, fromFile: Bool) {
         if let file = exec.connection.passwordFile {
-            password = try ConnectionOptions.readPasswordFile(file)
+            return (try ConnectionOptions.readPasswordFile(file), true)
         } else if needsPassword, TerminalPrompter.hasTerminal {
-            password = TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false)
+            return (TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false), false)
         }
-        return TerminalPrompter(passwordFromFile: password, interactive: false)
+        return (nil, false)
     }
 }
 
@@ -201,7 +214,11 @@ final class LinePrinter: @unchecked Sendable {
         if let error = result.error { note = error } else if result.status == .failed, let exit = result.exitStatus {
             note = "exit status \(exit)"
         }
-        if let note { write(.stderr, Array("\(names[i]): essh: \(note)\n".utf8)) }
+        guard let note else { return }
+        // The error can hold text the server chose (a signal name, the login methods it offers) and the name text
+        // the user typed: shown, never obeyed, on a terminal, like the output lines.
+        let line = "\(names[i]): essh: \(note)"
+        write(.stderr, Array(((sanitiseErr ? TextSanitizer.sanitize(line, policy: .dropStyling) : line) + "\n").utf8))
     }
 
     private func write(_ which: SSH.OutputStream, _ bytes: [UInt8]) {

@@ -62,7 +62,11 @@ extension ConnectionOptions {
         log.logLevel = verbose ? .debug : .critical
         var target = try resolve(dest)
         adjust(&target.options)
-        let cancel = Cancellation()
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            printError(error)
+            throw ExitCode(255)
+        }
         let signals = SignalCancellation(cancel)
         defer { signals.stop() }
         let session = try target.connect(dest: dest, cancel: cancel, log: log, hint: hint)

@@ -31,10 +31,19 @@ struct ShellCommand: ParsableCommand {
     @Flag(name: .customLong("as-default-command"), help: .private)
     var asDefaultCommand = false
 
+    /// Set by `CommandLineArguments` when `essh --keepalive N DEST COMMAND…` gave a shell-only option with a command.
+    @Flag(name: .customLong("with-command"), help: .private)
+    var withCommand = false
+
     @Argument(help: "The server: a saved name, or [user@]host[:port].")
     var dest: String
 
     func validate() throws {
+        if withCommand {
+            throw ValidationError("--keepalive belongs to the interactive shell, but essh DEST COMMAND runs the "
+                                  + "command as essh exec does: leave --keepalive out, or leave the command out "
+                                  + "for a shell.")
+        }
         try connection.validateOptions()
         if !(0...3600).contains(keepalive) {
             throw ValidationError("--keepalive \(keepalive): give seconds from 0 (off) to 3600.")

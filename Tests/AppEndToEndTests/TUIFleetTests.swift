@@ -6,12 +6,13 @@ import TestSupport
 @Suite("essh TUI fleet in tmux", .serialized)
 struct TUIFleetTests {
     /// Saves these servers (the real sshd at each loopback address, the harness key) and opens essh on them.
-    /// A tag `pw` saves the server as logging in with a password.
+    /// A tag `pw` saves the server as logging in with a password, `badkey` with a key the server refuses.
     private func start(_ dir: TempDir, _ list: [(name: String, host: String, tag: String)]) throws -> TmuxSession {
         let servers = try TestServers.require()
         let db = dir.file("essh.db")
         for (name, host, tag) in list {
-            let login = tag == "pw" ? ["--auth", "password"] : ["--key", servers.key("id_ed25519")]
+            let login = tag == "pw" ? ["--auth", "password"]
+                : ["--key", servers.key(tag == "badkey" ? "id_unauthorized" : "id_ed25519")]
             let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
                                           "--user", servers.user, "--tag", tag] + login,
                                          environment: ["ESSH_DB": db])
@@ -111,6 +112,28 @@ struct TUIFleetTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "3 servers: 3 ok in ")
         try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
+        try tmux.press("Escape", "q")
+        try tmux.waitFor(text: "ESSH-EXITED-0")
+    }
+
+    @Test func thePasswordNeverGoesToAServerSavedWithAKey() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // The sshd would take the password from keyonly too; keyonly is saved with a key it refuses.
+        let tmux = try start(dir, [("keyonly", "127.0.0.1", "badkey"), ("pwsrv", "127.0.0.2", "pw")])
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "pwsrv")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 2 servers")
+        try tmux.type("echo logged-in")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Password for the")
+        try tmux.type(servers.password)
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
+        #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("unreachable") })
+        #expect(screen.contains { $0.hasPrefix("pwsrv") && $0.contains(" ok ") })
         try tmux.press("Escape", "q")
         try tmux.waitFor(text: "ESSH-EXITED-0")
     }

@@ -85,6 +85,41 @@ struct FleetUpdateTests {
         #expect(state.fleet.question == nil && state.screen == .servers)
     }
 
+    @Test func resultsArrivingOneByOneInAnyOrderShowWhatGroupingThemAllAtOnceShows() {
+        var run = FleetRun(id: 1, command: "x", names: (0..<40).map { "s\($0)" }, startedAt: Date())
+        let outputs = ["a\u{1B}]0;t\u{07}\n", "b\nc\n", "", "a\u{1B}]0;t\u{07}\n"]
+        var order = Array(0..<40)
+        order.shuffle()
+        for (n, i) in order.enumerated() {
+            let status: FleetStatus = i % 7 == 0 ? .unreachable : .ok
+            run.addResult(FleetResult(name: "s\(i)", status: status, exitStatus: status == .ok ? 0 : nil,
+                                      duration: 0.1, stdout: Array(outputs[i % 4].utf8),
+                                      error: status == .ok ? nil : "refused"), at: i)
+            // After every arrival the screen's text is what grouping all results from scratch gives.
+            let expected = FleetRun.sanitised(FleetReport.grouped(run.results))
+            let lines = (run.grouped.firstLine..<run.grouped.endLine).map { run.grouped[$0] }
+            #expect(lines == (expected.firstLine..<expected.endLine).map { expected[$0] }, "after \(n + 1)")
+        }
+    }
+
+    @Test func aSecondEscWhileStoppingGoesBackWithoutWaitingForStuckServers() throws {
+        var state = Fixtures.loaded(size: Size(width: 100, height: 30))
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "uname")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleet.run?.id)
+        _ = Update.update(&state, .fleetStarted(id: id, index: 0))
+        #expect(Fixtures.keys(&state, .escape) == [.cancelFleet] && state.screen == .fleet)
+        #expect(Fixtures.screen(state).contains { $0.contains("Stopping the servers still running… (Esc again: back to the servers now)") })
+        // The stuck server has not come back; Esc again leaves anyway, without cancelling twice.
+        #expect(Fixtures.keys(&state, .escape).isEmpty)
+        #expect(state.screen == .servers)
+        // Its late result still lands in the run.
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .cancelled, duration: 1, error: "Cancelled.")))
+        #expect(state.fleet.run?.results[0].status == .cancelled)
+    }
+
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
         Fixtures.keys(&state, .character("*"), .character("x"))

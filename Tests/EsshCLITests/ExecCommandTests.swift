@@ -27,6 +27,19 @@ import TestSupport
         #expect(t.out == "ok\n")
     }
 
+    @Test func aDoubleDashAfterCommandWordsBelongsToTheCommand() throws {
+        let s = try TestServers.require()
+        // Words that are not exec options stand before the `--`: the command is everything after DEST.
+        let r = try Binary.runEssh(base(s) + ["\(s.user)@127.0.0.1", "echo", "a", "--", "b"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "a -- b\n")
+        // Options with values and flags before the `--` are still read as exec's.
+        let t = try Binary.runEssh(["exec", "\(s.user)@127.0.0.1", "--known-hosts", s.knownHosts, "-n",
+                                    "-i", s.key("id_ed25519"), "-p", String(s.port), "--timeout=30", "--", "echo", "ok"])
+        #expect(t.status == 0, "\(t.err)")
+        #expect(t.out == "ok\n")
+    }
+
     @Test func stdinIsForwardedUnlessDashN() throws {
         let s = try TestServers.require()
         let r = try Binary.runEssh(base(s) + ["\(s.user)@127.0.0.1", "wc -c"], stdin: Data(repeating: 65, count: 100_000))

@@ -112,6 +112,20 @@ import TestSupport
         #expect(r.status == 1)
     }
 
+    @Test func aConnectTimeoutIsReportedAsSuchNotAsTheFleetTimeout() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let full = try LoopbackListener(.backlogFull)
+        defer { full.close() }
+        // The listener never answers: --connect-timeout (1 s) ends the attempt long before the fleet's 30 s.
+        let one = try essh(dir, ["exec", "--json", "--connect-timeout", "1", "--timeout", "30", "--known-hosts",
+                                 dir.file("known_hosts"), "127.0.0.1:\(full.port)", "--", "true"])
+        let item = try results(one)["127.0.0.1:\(full.port)"]
+        #expect(item?["status"] as? String == "unreachable", "\(one.out) \(one.err)")
+        let error = item?["error"] as? String ?? ""
+        #expect(!error.contains("No result within 30 s") && !error.isEmpty, "\(error)")
+    }
+
     @Test func ctrlCKeepsWhatFinishedAndExits130() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
@@ -163,6 +177,24 @@ import TestSupport
         #expect(r.out == "--all")
     }
 
+    @Test func aFinishedServerGivesBackItsDescriptorsSoManyServersFitALowLimit() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // 400 closed ports under 256 descriptors, 64 at a time: each finished server must close its cancellation
+        // pipe at once, not when its 60 s would have ended, or the later ones cannot get a socket.
+        let port = try LoopbackListener.closedPort()
+        let names = (0..<400).map { "127.0.\(1 + $0 / 200).\(1 + $0 % 200):\(port)" }.joined(separator: ",")
+        let script = "ulimit -n 256 && exec \"$0\" exec --json --parallel 64 --known-hosts \"$1\" \"$2\" -- true"
+        let r = try Spawn.run("/bin/sh", ["-c", script, Binary.essh, dir.file("known_hosts"), names],
+                              environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path], timeout: 50)
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName.count == 400)
+        let refused = byName.values.filter { ($0["error"] as? String)?.contains("refused the connection") == true }
+        #expect(refused.count == 400, "\(byName.values.compactMap { $0["error"] as? String }.filter { !$0.contains("refused") }.prefix(3))")
+        #expect(r.err.contains("400 servers: 400 unreachable in "))
+    }
+
     @Test func onePasswordFileServesEveryPasswordServerAndNothingIsAsked() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
@@ -183,6 +215,32 @@ import TestSupport
         #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
     }
 
+    @Test func thePasswordGoesOnlyToPasswordServersAndNamedDestinationsNeverToKeyServers() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // keyonly's key is refused; the sshd would take the password, but keyonly is saved as a key server.
+        try add(dir, ["keyonly", "--host", "127.0.0.1", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_unauthorized")])
+        try add(dir, ["pwsrv", "--host", "127.0.0.2", "--port", String(s.port), "--user", s.user,
+                      "--auth", "password"])
+        let file = dir.file("pw")
+        FileManager.default.createFile(atPath: file, contents: Data((s.password + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        // A destination named on the command line (not saved, no key in this HOME) gets the --password-file one.
+        let adHoc = "\(s.user)@127.0.0.3:\(s.port)"
+        let r = try essh(dir, ["exec", "--json", "--known-hosts", s.knownHosts, "--password-file", file,
+                               "keyonly,pwsrv,\(adHoc)", "--", "echo logged-in"])
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        #expect(byName["pwsrv"]?["status"] as? String == "ok" && byName["pwsrv"]?["stdout"] as? String == "logged-in\n")
+        #expect(byName[adHoc]?["status"] as? String == "ok", "\(byName[adHoc] ?? [:])")
+        #expect(byName["keyonly"]?["status"] as? String == "unreachable")
+        let error = byName["keyonly"]?["error"] as? String ?? ""
+        #expect(error.contains("Permission denied") && !error.contains("password (") && !error.contains("keyboard"),
+                "\(error)")
+    }
+
     @Test func onATerminalRemoteEscapeSequencesAreShownNotObeyedAndIntoAPipeTheyPassAsTheyCame() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
@@ -197,6 +255,23 @@ import TestSupport
         #expect(try tmux.display("#{pane_title}") != "pwned")
         let piped = try essh(dir, ["exec", "web1,web2", "--known-hosts", s.knownHosts, "--", command])
         #expect(piped.stdout.contains(Data("web1: a\u{1B}]0;pwned\u{07}b\n".utf8)))
+    }
+
+    @Test func onATerminalAnErrorLineIsShownNotObeyed() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try fleet(s, dir)
+        // The error line holds text essh did not write itself (here the refused login names the user, escape
+        // sequence and all; a server's own words, such as the login methods it offers, come the same way).
+        let odd = "$(printf 'x\\033]0;pwned\\007y')@127.0.0.1:\(s.port)"
+        let tmux = try TmuxSession(command: "HOME=\(dir.path) ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec "
+                                   + "\"web1,\(odd)\" --known-hosts \(s.knownHosts) -- true; sleep 30",
+                                   width: 100, height: 10)
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
+        #expect(screen.contains { $0.hasPrefix("x␛]0;pwned␇y@127.0.0.1:\(s.port): essh: ") }, "\(screen)")
+        #expect(try tmux.display("#{pane_title}") != "pwned")
     }
 
     @Test func mailSendsTheWholeReportAfterTheRun() throws {

@@ -152,6 +152,28 @@ import TestSupport
         #expect(list.status == 0, "\(list.err)")
     }
 
+    @Test func aDoubleDashAfterDestIsPartOfTheCommandAsWithSSH() throws {
+        let s = try TestServers.require()
+        let words = connection(s).split(separator: " ").map(String.init)
+        // ssh box echo a -- b runs `echo a -- b`.
+        let r = try Binary.runEssh(words + ["echo", "a", "--", "b"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "a -- b\n")
+        // A `--` right after DEST is the separator, as before.
+        let separated = try Binary.runEssh(words + ["--", "echo", "-n", "x"])
+        #expect(separated.status == 0, "\(separated.err)")
+        #expect(separated.out == "x")
+    }
+
+    @Test func aShellOnlyOptionWithACommandSaysWhy() throws {
+        let s = try TestServers.require()
+        let words = connection(s).split(separator: " ").map(String.init)
+        let r = try Binary.runEssh(["--keepalive", "5"] + words + ["uptime"])
+        #expect(r.status == 64)
+        #expect(r.err.contains("--keepalive belongs to the interactive shell"), "\(r.err)")
+        #expect(!r.err.contains("Unknown option"))
+    }
+
     @Test func withoutATerminalItSaysToUseExec() throws {
         let s = try TestServers.require()
         let r = try Binary.runEssh(["shell"] + connection(s).split(separator: " ").map(String.init), stdin: Data())

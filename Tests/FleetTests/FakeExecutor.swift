@@ -12,13 +12,15 @@ struct FakeExecutor: FleetExecutor {
         case connectError(SSHError)
         /// Never answers (until cancelled).
         case hang
+        /// Blocks for `seconds` whatever happens, as a DNS lookup does.
+        case stuck(seconds: Double)
     }
 
     var behaviours: [String: Behaviour]
     /// Counts how many run at once, to check the bound.
     let gauge = Gauge()
 
-    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, commandTimeout: Double,
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                  cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
     {
@@ -30,6 +32,9 @@ struct FakeExecutor: FleetExecutor {
         case .hang:
             try wait(seconds: 3600, cancel: cancel)
             return CommandExit(status: 0, signal: nil)
+        case .stuck(let seconds):
+            usleep(UInt32(seconds * 1_000_000))
+            throw FleetFailure(.connect, SSHError(.nameNotFound, "", "late"))
         case .exit(let status, let stdout, let stderr, let delay):
             try wait(seconds: delay, cancel: cancel)
             Array(stdout.utf8).withUnsafeBytes { if !$0.isEmpty { output(.stdout, $0) } }
@@ -64,6 +69,13 @@ final class Gauge: @unchecked Sendable {
         lock.lock()
         now -= 1
         lock.unlock()
+    }
+
+    /// How many calls are inside now.
+    var inside: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return now
     }
 
     var maximum: Int {

@@ -97,4 +97,38 @@ import Testing
         #expect(items[0]["error"] is NSNull && items[1]["exit_status"] is NSNull)
         #expect(items[1]["status"] as? String == "unreachable" && items[1]["duration_ms"] as? Int == 12)
     }
+
+    @Test func groupingOneResultAtATimeGivesTheSameGroups() {
+        let results = (0..<30).map { i in
+            result("s\(i)", i % 5 == 0 ? .failed : .ok, exit: i % 5 == 0 ? 1 : 0, out: ["x\n", "y\n", "x\n"][i % 3])
+        }
+        var grouper = FleetGrouper()
+        var added: [FleetResult] = results.map { FleetResult(name: $0.name, status: .running) }
+        for i in (0..<30).reversed() {
+            grouper.add(results[i], at: i)
+            added[i] = results[i]
+            #expect(grouper.groups.map(\.group) == FleetGroup.group(added))
+        }
+    }
+
+    @Test func jsonKeysComeInTheContractsOrder() {
+        var done = result("web1", .failed, exit: 3)
+        done.duration = 0.5
+        done.stdout = Array("out\n".utf8)
+        let json = FleetJSON.encode([done, result("web2", .unreachable, error: "refused")])
+        #expect(json == #"{"results":[{"name":"web1","status":"failed","exit_status":3,"duration_ms":500,"#
+                + #""stdout":"out\n","stderr":"","error":null},{"name":"web2","status":"unreachable","#
+                + #""exit_status":null,"duration_ms":250,"stdout":"","stderr":"","error":"refused"}]}"#)
+    }
+
+    @Test func jsonStringsRoundTripQuotesBackslashesAndControlCharacters() throws {
+        let text = "a\"b\\c\u{1B}[2J\td\re\u{7F}/é\u{2028}"
+        var item = result("we\"b", .failed, exit: 1, out: text, err: "x\n", error: text)
+        item.duration = 0
+        let json = FleetJSON.encode([item])
+        #expect(!json.contains("\u{1B}"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let back = try #require((object["results"] as? [[String: Any]])?.first)
+        #expect(back["name"] as? String == "we\"b" && back["stdout"] as? String == text && back["error"] as? String == text)
+    }
 }

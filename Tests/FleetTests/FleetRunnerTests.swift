@@ -21,6 +21,34 @@ import Testing
         #expect(results[3].exitStatus == nil && results[3].error?.contains("No result within 0.3 s") == true)
     }
 
+    @Test func aConnectTimeoutBeforeTheDeadlineKeepsItsOwnSentenceAndIsUnreachable() {
+        let sentence = "127.0.0.1 did not answer within 2 s (connecting)."
+        let fake = FakeExecutor(behaviours: ["silent": .connectError(SSHError(.timedOut, "", sentence))])
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30)).run([target("silent")],
+                                                                                                 command: "x")
+        #expect(results[0].status == .unreachable)
+        #expect(results[0].error == sentence)
+    }
+
+    @Test func aTargetStuckWhereCancellingCannotReachIsGivenUpAfterTheGraceAndItsSlotReused() {
+        let fake = FakeExecutor(behaviours: ["stuck": .stuck(seconds: 4), "next": .exit(status: 0)])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 0.2, grace: 0.2))
+        let results = runner.run([target("stuck"), target("next")], command: "x")
+        // The run ended while the stuck call is still inside the executor.
+        #expect(fake.gauge.inside == 1)
+        #expect(results[0].status == .timedOut)
+        #expect(results[0].error?.contains("No result within 0.2 s; given up") == true)
+        #expect(results[1].status == .ok)
+    }
+
+    @Test func aCancelGivesUpOnAStuckTargetAfterTheGraceToo() {
+        let fake = FakeExecutor(behaviours: ["stuck": .stuck(seconds: 4)])
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 60, grace: 0.2))
+        let results = runner.run([target("stuck")], command: "x", onStart: { _ in runner.cancel() })
+        #expect(fake.gauge.inside == 1)
+        #expect(results[0].status == .cancelled && results[0].error?.hasPrefix("Cancelled; given up") == true)
+    }
+
     @Test func aHangingServerDoesNotDelayTheOthersReports() {
         let fake = FakeExecutor(behaviours: ["a": .exit(status: 0), "b": .exit(status: 0, delay: 0.05)])
         let runner = FleetRunner(executor: fake, options: .init(parallel: 8, timeout: 1))

@@ -5,6 +5,13 @@ import TestSupport
 @testable import SSH
 
 @Suite struct CommandTests {
+    @Test func everyLinuxSignalNameGives128PlusItsNumber() {
+        let expected: [String: Int32] = ["TRAP": 133, "BUS": 135, "STKFLT": 144, "XCPU": 152, "SYS": 159, "TERM": 143]
+        for (name, code) in expected {
+            #expect(CommandExit(status: nil, signal: name).exitCode == code, "\(name)")
+        }
+    }
+
     @Test func exitStatusesComeBack() throws {
         let s = try TestServers.require()
         let session = try connect(s)
@@ -71,7 +78,7 @@ import TestSupport
     @Test func cancellingStopsACommandAndTheSessionStaysUsable() throws {
         let s = try TestServers.require()
         let session = try connect(s)
-        let cancel = Cancellation()
+        let cancel = try Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { cancel.cancel() }
         let started = Date()
         let e = sshError { _ = try session.capture("sleep 30", cancel: cancel) }

@@ -58,7 +58,7 @@ import TestSupport
         let hole = try BlackholeListener()
         var o = options(s, port: hole.port)
         o.connectTimeout = 30
-        let cancel = Cancellation()
+        let cancel = try Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancel.cancel() }
         let started = Date()
         let e = sshError { _ = try SSHSession.connect(o, cancel: cancel) }

@@ -13,7 +13,7 @@ import TestSupport
         while !text.contains(marker) && Date() < deadline {
             switch try shell.read(into: buffer) {
             case .data(let n): text += String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self)
-            case .nothing: _ = try shell.waitForActivity(localDescriptor: nil, timeout: 0.5)
+            case .nothing: _ = try shell.wait(localDescriptors: [], timeout: 0.5)
             case .endOfFile: return text
             }
         }
