@@ -197,32 +197,15 @@ extension Update {
         switch key {
         case .escape:
             run.mailForm = nil
-            return []
-        case .tab, .down, .backTab, .up:
-            form.focus = 1 - form.focus
         case .enter:
-            let recipients: [String]
-            let subject = form.text(1)
-            do throws(MailError) {
-                recipients = try MailAddress.parseList(form.text(0))
-                try HeaderSafety.check(subject, field: "Subject")
-            } catch {
-                form.error = error.message
-                run.mailForm = form
-                return []
-            }
-            run.mailForm = nil
-            let mail = OutputMail(from: state.settings.mailFrom, to: recipients, subject: subject, report: nil,
-                                  output: Array(run.report(now: state.now).utf8),
-                                  maxInline: state.settings.mailMaxInline, attachmentName: "essh-fleet-report.txt",
-                                  date: state.now)
-            state.notice = "Sending mail to \(recipients.joined(separator: ", "))…"
-            return [.sendMail(mail, sendmail: state.settings.sendmailPath)]
+            let effects = mailEffect(&state, &form, report: nil, output: Array(run.report(now: state.now).utf8),
+                                     attachmentName: "essh-fleet-report.txt")
+            run.mailForm = effects == nil ? form : nil
+            return effects ?? []
         default:
-            form.error = nil
-            _ = form.fields[form.focus].input.handle(key)
+            _ = editForm(&form, key)
+            run.mailForm = form
         }
-        run.mailForm = form
         return []
     }
 }

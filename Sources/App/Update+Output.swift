@@ -89,10 +89,6 @@ extension Update {
         case .escape:
             session.tool = nil
             return []
-        case .tab, .down:
-            tool.focus = (tool.focus + 1) % tool.fields.count
-        case .backTab, .up:
-            tool.focus = (tool.focus + tool.fields.count - 1) % tool.fields.count
         case .function(5) where tool.tableAvailable:
             tool.sendTable.toggle()
         case .enter:
@@ -101,8 +97,7 @@ extension Update {
             session.tool = effects == nil ? tool : nil
             return effects ?? []
         default:
-            tool.error = nil
-            _ = tool.fields[tool.focus].input.handle(key)
+            _ = editForm(&tool, key)
         }
         session.tool = tool
         return []
@@ -114,22 +109,9 @@ extension Update {
         guard let capture = session.capture else { return [] }
         switch tool.kind {
         case .mail:
-            let recipients: [String]
-            let subject = tool.text(1)
-            do throws(MailError) {
-                recipients = try MailAddress.parseList(tool.text(0))
-                try HeaderSafety.check(subject, field: "Subject")
-            } catch {
-                tool.error = error.message
-                return nil
-            }
             let table = tool.sendTable ? session.quick?.table : nil
-            let mail = OutputMail(from: state.settings.mailFrom, to: recipients, subject: subject,
-                                  report: report(capture, session: session, localUser: state.localUser),
-                                  output: table.map { Array(TableFormatter().render($0).utf8) } ?? capture.keptBytes,
-                                  maxInline: state.settings.mailMaxInline, date: state.now)
-            state.notice = "Sending mail to \(recipients.joined(separator: ", "))…"
-            return [.sendMail(mail, sendmail: state.settings.sendmailPath)]
+            return mailEffect(&state, &tool, report: report(capture, session: session, localUser: state.localUser),
+                              output: table.map { Array(TableFormatter().render($0).utf8) } ?? capture.keptBytes)
         case .save:
             let path = tool.text(0).trimmingCharacters(in: .whitespaces)
             guard !path.isEmpty else {

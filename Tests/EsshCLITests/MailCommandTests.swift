@@ -235,9 +235,7 @@ import TestSupport
         let dir = try TempDir()
         defer { dir.cleanup() }
         let script = dir.file("sendmail")
-        try "#!/bin/sh\ncat >/dev/null\necho 'mail.example.org: connection refused' >&2\nexit 69\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try dir.writeScript("#!/bin/sh\ncat >/dev/null\necho 'mail.example.org: connection refused' >&2\nexit 69\n", to: script)
         let db = dir.file("e.db")
         let marker = unique("cli-failing")
         let r = try Binary.runEssh(["mail", "--db", db, "--sendmail", script, "--to", address, "--subject", marker],

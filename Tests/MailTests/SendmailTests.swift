@@ -9,9 +9,8 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let script = dir.file("sendmail")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(dir.file("args"))\ncat > \(dir.file("stdin"))\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try dir.writeScript("#!/bin/sh\nprintf '%s\\n' \"$@\" > \(dir.file("args"))\ncat > \(dir.file("stdin"))\n",
+                            to: script)
         let message = Array("To: a@example.org\n\n.\nline after a lone dot\n".utf8)
         try Sendmail(path: script).send(message)
         #expect(try String(contentsOfFile: dir.file("args"), encoding: .utf8) == "-t\n-i\n")
@@ -23,9 +22,7 @@ import Testing
         defer { dir.cleanup() }
         let script = dir.file("sendmail")
         // bash keeps its script open on fd 255; everything else would be ours.
-        try "#!/bin/bash\nls /proc/$$/fd > \(dir.file("fds"))\ncat >/dev/null\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try dir.writeScript("#!/bin/bash\nls /proc/$$/fd > \(dir.file("fds"))\ncat >/dev/null\n", to: script)
         let held = open(dir.file("held"), O_CREAT | O_WRONLY, 0o600)
         defer { close(held) }
         try Sendmail(path: script).send(Array("To: a@example.org\n\nx\n".utf8))
@@ -37,15 +34,14 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let script = dir.file("sendmail"), seen = dir.file("files"), go = dir.file("go")
-        try """
+        try dir.writeScript("""
             #!/bin/sh
             input=$(readlink /proc/$$/fd/0); output=$(readlink /proc/$$/fd/1)
             printf '%s\\n%s\\n' "$input" "$output" > '\(seen).tmp'; mv '\(seen).tmp' '\(seen)'
             while [ ! -e '\(go)' ]; do sleep 0.02; done
             cat > /dev/null
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+            """, to: script)
         let finished = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var failure: MailError?
         Thread {
@@ -82,9 +78,7 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let script = dir.file("sendmail")
-        try "#!/bin/sh\ncat >/dev/null\necho 'relay refused: no route to mail.example.org' >&2\nexit 75\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try dir.writeScript("#!/bin/sh\ncat >/dev/null\necho 'relay refused: no route to mail.example.org' >&2\nexit 75\n", to: script)
         let error = #expect(throws: MailError.self) { try Sendmail(path: script).send(Array("To: a@b\n\nx\n".utf8)) }
         #expect(error?.kind == .sendmailFailed)
         #expect(error?.message.contains("exited with status 75: relay refused: no route to mail.example.org") == true)
@@ -95,8 +89,7 @@ import Testing
         defer { dir.cleanup() }
         for (body, said) in [("exit 255", "exited with status 255"), ("kill -TERM $$", "was killed by signal 15")] {
             let script = dir.file("sendmail-\(said.count)")
-            try "#!/bin/sh\ncat >/dev/null\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
-            chmod(script, 0o755)
+            try dir.writeScript("#!/bin/sh\ncat >/dev/null\n\(body)\n", to: script)
             let error = #expect(throws: MailError.self) { try Sendmail(path: script).send(Array("To: a@b\n\nx\n".utf8)) }
             #expect(error?.kind == .sendmailFailed)
             #expect(error?.message.contains("sendmail (\(script)) \(said)") == true, "\(error?.message ?? "")")
@@ -107,8 +100,7 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let script = dir.file("sendmail")
-        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        try dir.writeScript("#!/bin/sh\nexec sleep 30\n", to: script)
         let error = #expect(throws: MailError.self) { try Sendmail(path: script, timeout: 0.5).send([]) }
         #expect(error?.kind == .sendmailFailed)
         #expect(error?.message.contains("did not finish within") == true)

@@ -24,12 +24,13 @@ public enum Spawn {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         // A new session: no controlling terminal, as under CI, so what the program does never depends on who ran
-        // the tests. ChildProcess gives it a clean signal mask and default handlers: the test runner's threads block
+        // the tests. None of the test runner's other descriptors: a long-lived helper (the tmux server) holding a
+        // file another test is writing would make running that file fail with "Text file busy". ChildProcess gives it a clean signal mask and default handlers: the test runner's threads block
         // most signals, and SIGTERM or SIGHUP must reach the program under test.
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(path, args, environment: env, stdin: input, stdout: output, stderr: errors,
-                                         newSession: true)
+                                         closeOtherDescriptors: true, newSession: true)
         } catch {
             throw TmuxSession.Failure(description: "Could not start \(path): \(error.reason)")
         }

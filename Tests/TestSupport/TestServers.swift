@@ -1,4 +1,5 @@
 import Foundation
+import LocalProcess
 
 /// The real OpenSSH servers that `Tests/Harness/test-servers.sh start` runs on loopback (`make test` starts them).
 /// Integration tests call `TestServers.require()`: when the servers are not running the test fails with a message
@@ -87,4 +88,16 @@ public struct TempDir: Sendable {
     }
     public func file(_ name: String) -> String { path + "/" + name }
     public func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes an executable script (mode 755) at `path` through a close-on-exec descriptor. Foundation's writers
+    /// leave theirs inheritable: a program another test starts at that moment (tmux, sleep) would keep the file
+    /// open for writing, and running the script would fail with "Text file busy" for as long as that program lives.
+    public func writeScript(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw TmuxSession.Failure(description: "Could not create \(path): \(errno)") }
+        defer { close(fd) }
+        let written = Array(text.utf8).withUnsafeBytes { writeAll(fd, $0) }
+        guard written else { throw TmuxSession.Failure(description: "Could not write \(path): \(errno)") }
+        fchmod(fd, 0o755)
+    }
 }
