@@ -104,10 +104,7 @@ struct FleetUpdateTests {
 
     @Test func aSecondEscWhileStoppingGoesBackWithoutWaitingForStuckServers() throws {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
-        Fixtures.keys(&state, .character("*"), .character("x"))
-        Fixtures.type(&state, "uname")
-        Fixtures.keys(&state, .enter)
-        let id = try #require(state.fleet.run?.id)
+        let id = try run(&state, "uname", on: .all)
         _ = Update.update(&state, .fleetStarted(id: id, index: 0))
         #expect(Fixtures.keys(&state, .escape) == [.cancelFleet] && state.screen == .fleet)
         #expect(Fixtures.screen(state).contains { $0.contains("Stopping the servers still running… (Esc again: back to the servers now)") })
@@ -122,10 +119,7 @@ struct FleetUpdateTests {
 
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
-        Fixtures.keys(&state, .character("*"), .character("x"))
-        Fixtures.type(&state, "uname")
-        Fixtures.keys(&state, .enter)
-        let id = try #require(state.fleet.run?.id)
+        let id = try run(&state, "uname", on: .all)
         _ = Update.update(&state, .fleetStarted(id: id, index: 0))
         let same = Array("Linux\u{1B}[2J\n".utf8)
         _ = Update.update(&state, .fleetResult(id: id, index: 1, FleetResult(
@@ -171,10 +165,7 @@ struct FleetUpdateTests {
 
     @Test func f6OpensTheMailFormOnceDoneAndSendsTheWholeReport() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character(" "), .character("x"))
-        Fixtures.type(&state, "uptime")
-        Fixtures.keys(&state, .enter)
-        let id = try #require(state.fleet.run?.id)
+        let id = try run(&state, "uptime", on: .selected)
         Fixtures.keys(&state, .function(6))
         #expect(state.fleet.run?.mailForm == nil && state.notice?.contains("Still running") == true)
         _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
@@ -201,10 +192,7 @@ struct FleetUpdateTests {
 
     @Test func pageKeysScrollTheGroupedOutputAndTheOpenedServersOutput() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character(" "), .character("x"))
-        Fixtures.type(&state, "seq 100")
-        Fixtures.keys(&state, .enter)
-        let id = try #require(state.fleet.run?.id)
+        let id = try run(&state, "seq 100", on: .selected)
         let lines = (1...100).map(String.init).joined(separator: "\n") + "\n"
         _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
             name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array(lines.utf8))))
@@ -221,10 +209,7 @@ struct FleetUpdateTests {
 
     @Test func leftAndRightScrollLongLinesSideways() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character(" "), .character("x"))
-        Fixtures.type(&state, "long")
-        Fixtures.keys(&state, .enter)
-        let id = try #require(state.fleet.run?.id)
+        let id = try run(&state, "long", on: .selected)
         let line = String(repeating: "a", count: 150) + "THE-END\n"
         _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
             name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array(line.utf8))))
@@ -238,5 +223,15 @@ struct FleetUpdateTests {
         #expect(!Fixtures.screen(state).contains { $0.contains("THE-END") })
         Fixtures.keys(&state, .character("l"), .character("l"), .character("l"))
         #expect(Fixtures.screen(state).contains { $0.contains("THE-END") })
+    }
+
+    enum Marking { case all, selected }
+
+    /// Marks all shown servers (`*`) or the selected one (Space), presses x, types `command`, Enter: the run's id.
+    private func run(_ state: inout AppState, _ command: String, on marking: Marking) throws -> Int {
+        Fixtures.keys(&state, .character(marking == .all ? "*" : " "), .character("x"))
+        Fixtures.type(&state, command)
+        Fixtures.keys(&state, .enter)
+        return try #require(state.fleet.run?.id)
     }
 }
