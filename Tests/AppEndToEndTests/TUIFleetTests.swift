@@ -44,7 +44,8 @@ struct TUIFleetTests {
         #expect(results[0].contains("Run: echo same"))
         // Identical outputs show once, with both servers; the escape sequence is shown, not obeyed.
         try tmux.waitFor(text: "== alpha, beta (2 servers) · ok (exit 0)")
-        let screen = try tmux.screen()
+        // The summary comes with the run's end, which can reach the screen a frame after the last result.
+        let screen = try tmux.waitFor(text: "2 servers: 2 ok in ")
         #expect(screen.filter { $0.hasPrefix("same") }.count == 1)
         #expect(screen.contains { $0.contains("␛[2J") })
         #expect(!screen.contains { $0.hasPrefix("gamma") })
