@@ -11,8 +11,10 @@ BUILD_DEPS := pkg-config libssh2-1-dev libncurses-dev libsqlite3-dev
 TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
+# Test targets that need no servers, no tmux and no MTA (`make test-fast`).
+FAST_TESTS := ^(BasicsTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
 
-.PHONY: run build release test deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
+.PHONY: run build release test test-fast check-imports test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -49,11 +51,26 @@ servers-start: test-deps
 servers-stop:
 	$(HARNESS) stop
 
-# The servers are stopped whatever the tests do; the suite's exit code is kept.
-test: test-deps
+# The dependency rule (docs/ARCHITECTURE.md), checked against Package.swift: a target imports only what it declares.
+check-imports:
+	@$(SWIFT) package dump-package | python3 Tests/Harness/check-imports.py
+
+# The harness started from clones under /tmp and under $$HOME, with a key login in each (a clone anywhere works).
+test-clone: test-deps
+	@Tests/Harness/clone-check.sh
+
+# The whole suite against the real servers. A harness that cannot start says why in one line before any test
+# runs; the servers are stopped whatever the tests do, quietly, so the runner's summary is the last thing printed;
+# the suite's exit code is kept.
+test: test-deps check-imports
 	$(SWIFT) build --build-tests
-	$(HARNESS) start
-	@rc=0; LANG=C.UTF-8 $(SWIFT) test --skip-build $(TEST_ARGS) || rc=$$?; $(HARNESS) stop; exit $$rc
+	@Tests/Harness/clone-check.sh
+	@$(HARNESS) start
+	@rc=0; LANG=C.UTF-8 $(SWIFT) test --skip-build $(TEST_ARGS) || rc=$$?; $(HARNESS) stop >/dev/null 2>&1; exit $$rc
+
+# The tests that need no servers (pure cores, parsers, the store, fakes): seconds, for the edit-build-test loop.
+test-fast: deps check-imports
+	LANG=C.UTF-8 $(SWIFT) test --filter '$(FAST_TESTS)'
 
 bench: bench-deps release
 	$(HARNESS) start

@@ -26,7 +26,7 @@ let sshTargets: [Target] = [
 // shared by `essh shell` and the terminal interface. Pure Swift over SSH's ShellChannel.
 let interactiveShellTargets: [Target] = [
     .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess"]),
-    .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "TestSupport"]),
+    .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "SSH", "TestSupport"]),
 ]
 
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
@@ -89,7 +89,7 @@ let reachabilityTargets: [Target] = [
 // SSH session. No terminal, no database writes; used by `essh net` and the terminal interface.
 let remoteCommandsTargets: [Target] = [
     .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory"]),
-    .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "TestSupport"]),
+    .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "SSH", "NetParsers", "TestSupport"]),
 ]
 
 // Fleet: one command on many servers at once (bounded parallelism, a deadline per server, results as each finishes),
@@ -118,7 +118,7 @@ let esshDependencies: [Target.Dependency] = [
 ]
 let esshTargets: [Target] = [
     .executableTarget(name: "essh", dependencies: esshDependencies),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
 ]
 
 let package = Package(

@@ -11,6 +11,11 @@
 # The test user essh-test has a fresh random password and authorized ed25519, ecdsa, passphrase-protected
 # ed25519 and RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
 # so that harnesses of several checkouts can run at once.
+#
+# The checkout may be anywhere (/root/essh, /tmp/x/essh, a path with spaces): sshd's StrictModes refuses an
+# authorized_keys file below a group- or world-writable folder (/tmp), and the test user cannot read one below a
+# private folder (/root is 0700). So what the test user's login reads lives in AUTH, a root-owned 0755 folder of
+# its own under /run/essh-test, named after STATE (so several checkouts run side by side); stop removes it.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,8 +23,14 @@ repo=$(cd "$here/../.." && pwd)
 state=${ESSH_TEST_STATE:-$repo/.test-servers}
 user=essh-test
 home=/home/$user
+# One folder per STATE, outside the checkout, that sshd accepts whatever the checkout's parents are.
+auth=/run/essh-test/$(printf '%s' "$state" | sha256sum | cut -c1-16)
 
-die() { echo "test-servers: $*" >&2; exit 1; }
+# One line saying what went wrong, so `make test` says why before any test runs.
+die() { echo "test-servers: cannot start the test servers: $*" >&2; exit 1; }
+
+# sshd_config takes a path with spaces in double quotes.
+quoted() { printf '"%s"' "$1"; }
 
 free_port() {
     python3 - <<'PY'
@@ -36,11 +47,11 @@ wait_listening() { # port pidfile log
         if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
         sleep 0.05
     done
-    cat "$3" >&2 || true
-    die "sshd did not start listening on port $1 (log above)"
+    die "sshd did not start listening on port $1: $(tail -n 1 "$3" 2>/dev/null)"
 }
 
 stop() {
+    rm -rf "$auth"
     [ -d "$state" ] || return 0
     for pidfile in "$state"/*.pid; do
         [ -f "$pidfile" ] || continue
@@ -63,11 +74,11 @@ write_config() { # name port extra-lines...
         echo "ListenAddress 127.0.0.2"
         echo "ListenAddress 127.0.0.3"
         [ "$has_ipv6" = yes ] && echo "ListenAddress ::1"
-        echo "HostKey $state/hostkeys/ssh_host_ed25519_key"
-        echo "HostKey $state/hostkeys/ssh_host_ecdsa_key"
-        echo "HostKey $state/hostkeys/ssh_host_rsa_key"
-        echo "PidFile $state/$name.pid"
-        echo "AuthorizedKeysFile $state/authorized_keys"
+        echo "HostKey $(quoted "$state/hostkeys/ssh_host_ed25519_key")"
+        echo "HostKey $(quoted "$state/hostkeys/ssh_host_ecdsa_key")"
+        echo "HostKey $(quoted "$state/hostkeys/ssh_host_rsa_key")"
+        echo "PidFile $(quoted "$state/$name.pid")"
+        echo "AuthorizedKeysFile $auth/authorized_keys"
         echo "StrictModes yes"
         echo "LogLevel VERBOSE"
         echo "MaxStartups 400:30:800"
@@ -80,16 +91,22 @@ write_config() { # name port extra-lines...
         echo "Subsystem sftp internal-sftp"
         printf '%s\n' "$@"
     } > "$state/$name.conf"
-    /usr/sbin/sshd -t -f "$state/$name.conf" || die "sshd rejected $state/$name.conf"
+    local why
+    why=$(/usr/sbin/sshd -t -f "$state/$name.conf" 2>&1) || die "sshd rejected $state/$name.conf: ${why//$'\n'/; }"
 }
 
 start() {
+    trap 'die "line $LINENO of $0 failed: $BASH_COMMAND"' ERR
     [ "$(id -u)" = 0 ] || die "must run as root (sshd reads the test user's shadow password and switches to it)"
     [ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd is missing: run 'make test', which installs openssh-server"
     stop
     rm -rf "$state"
     mkdir -p "$state/hostkeys" "$state/keys" /run/sshd
     chmod 755 "$state"
+    # Root-owned and 0755 all the way up (/run, /run/essh-test, AUTH), as StrictModes wants.
+    mkdir -p -m 755 /run/essh-test
+    rm -rf "$auth"
+    mkdir -m 755 "$auth"
     has_ipv6=no
     if ip -6 addr show lo 2>/dev/null | grep -q '::1/128'; then has_ipv6=yes; fi
 
@@ -120,8 +137,8 @@ start() {
 
     # Each harness has its own authorized_keys (root-owned, as StrictModes allows), so runs don't clobber each other.
     cat "$state/keys/id_ed25519.pub" "$state/keys/id_ecdsa.pub" "$state/keys/id_ed25519_pass.pub" \
-        "$state/keys/id_rsa.pub" > "$state/authorized_keys"
-    chmod 644 "$state/authorized_keys"
+        "$state/keys/id_rsa.pub" > "$auth/authorized_keys"
+    chmod 644 "$auth/authorized_keys"
 
     # 200 MB of random bytes for the byte-exact and throughput tests (kept between runs).
     if [ "$(stat -c %s "$home/data-200m" 2>/dev/null || echo 0)" != 200000000 ]; then
@@ -136,8 +153,8 @@ start() {
         "KbdInteractiveAuthentication no"
     write_config kbd "$kbd_port" "UsePAM yes" "KbdInteractiveAuthentication yes" "PasswordAuthentication no" \
         "PubkeyAuthentication no"
-    /usr/sbin/sshd -f "$state/main.conf" -E "$state/main.log"
-    /usr/sbin/sshd -f "$state/kbd.conf" -E "$state/kbd.log"
+    /usr/sbin/sshd -f "$state/main.conf" -E "$state/main.log" || die "sshd did not start (see $state/main.log)"
+    /usr/sbin/sshd -f "$state/kbd.conf" -E "$state/kbd.log" || die "sshd did not start (see $state/kbd.log)"
     wait_listening "$main_port" "$state/main.pid" "$state/main.log"
     wait_listening "$kbd_port" "$state/kbd.pid" "$state/kbd.log"
 
