@@ -99,25 +99,35 @@ let fleetTargets: [Target] = [
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
 ]
 
+// Operations: the policy both front ends share, written once — a saved server or a typed destination as session
+// options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
+// settings and the outbox, the local user. Used by CLI and App; knows no terminal.
+let operationsTargets: [Target] = [
+    .target(name: "Operations", dependencies: ["SSH", "Inventory", "Mail", "Fleet"]),
+    .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "TestSupport"]),
+]
+
 // App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
 // of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet", "InteractiveShell", "LocalProcess",
+        "Fleet", "InteractiveShell", "LocalProcess", "Operations",
     ]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
+    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell",
+                                                 "Operations", "Fleet", "Mail", "NetParsers", "SSH", "Reachability"],
                 exclude: ["Golden"]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
 
-// The command-line tool and composition root.
-let esshDependencies: [Target.Dependency] = [
-    "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "App", "Fleet", "TUIKit",
-    argumentParser, logging, "InteractiveShell", "LocalProcess",
-]
-let esshTargets: [Target] = [
-    .executableTarget(name: "essh", dependencies: esshDependencies),
+// CLI: the command line's subcommands (swift-argument-parser), built on the engines and Operations; no terminal
+// interface. essh: the composition root — the root command, which runs a subcommand or opens the interface (App).
+let cliTargets: [Target] = [
+    .target(name: "CLI", dependencies: [
+        "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
+        argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations",
+    ]),
+    .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
 ]
 
@@ -132,7 +142,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: systemLibraries + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets
+        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + operationsTargets + appTargets + cliTargets
         + interactiveShellTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Operations
 import Foundation
 import Inventory
 import TUIKit
@@ -20,7 +21,7 @@ struct AppState: Sendable {
     var isFiltering = false
     var checking: CheckProgress?
     var lastCheckAt: Date?
-    var settings = AppSettings()
+    var settings = Settings()
     var form: FormState?
     var connecting: ConnectingState?
     var session: SessionState?

@@ -1,3 +1,4 @@
+import Operations
 import Inventory
 import TUIKit
 
@@ -69,8 +70,8 @@ struct FormState: Sendable, Equatable {
         FormField(key: "dest", label: "Server", hint: "[user@]host[:port]"),
     ])
 
-    static func settings(_ settings: AppSettings) -> FormState {
-        FormState(purpose: .settings, fields: AppSettings.fields.map {
+    static func settings(_ settings: Settings) -> FormState {
+        FormState(purpose: .settings, fields: Settings.fields.map {
             FormField(key: $0.key, label: $0.label, text: settings.text(for: $0.key), hint: $0.hint)
         })
     }

@@ -1,3 +1,4 @@
+import Operations
 import Foundation
 import NetParsers
 

@@ -1,3 +1,4 @@
+import Operations
 import Foundation
 import Inventory
 import NetParsers
@@ -218,7 +219,7 @@ enum Update {
             state.checks[id] = ServerCheck(status: result.status, latencyMs: result.latencyMs,
                                            checkedAt: result.checkedAt)
         }
-        state.settings = AppSettings(stored: settings)
+        state.settings = Settings(stored: settings)
         state.list.clamp(count: state.visibleServers.count)
         if state.list.selected == nil { state.list.selectFirst(count: state.visibleServers.count) }
         guard first else { return [] }

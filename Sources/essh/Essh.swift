@@ -1,31 +1,20 @@
 import App
 import ArgumentParser
+import CLI
 import SSH
 
-/// `essh`: the root command. Without a subcommand it opens the terminal interface.
+/// `essh`: the root command. With a subcommand it runs the command line (module CLI); without one it opens the
+/// terminal interface (module App). This file and main.swift are the only code that sees both front ends.
 struct Essh: ParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "essh",
         abstract: """
             eSSH — easy SSH: run commands on one server or many, open shells, check which are up, read network \
             output as tables, mail any output. Without a subcommand: the full-screen interface.
             """,
-        version: "essh \(version) (libssh2 \(SSHLibrary.version))",
-        subcommands: subcommandList
+        version: "essh \(Subcommands.version) (libssh2 \(SSHLibrary.version))",
+        subcommands: Subcommands.all
     )
-
-    /// Every subcommand, one line each (each issue adds its own).
-    static let subcommandList: [ParsableCommand.Type] = [
-        ExecCommand.self,
-        ParseCommand.self,
-        ServersCommand.self,
-        CheckCommand.self,
-        NetCommand.self,
-        MailCommand.self,
-        ShellCommand.self,
-    ]
 
     @OptionGroup var database: DatabaseOptions
 

@@ -1,3 +1,4 @@
+import CLI
 import Foundation
 
 // The composition root: argv → the command tree (Essh) → the modules.

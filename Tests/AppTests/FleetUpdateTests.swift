@@ -1,3 +1,4 @@
+import Operations
 import Fleet
 import Foundation
 import Inventory
@@ -155,12 +156,12 @@ struct FleetUpdateTests {
     }
 
     @Test func fleetSettingsAreCheckedAndStored() {
-        var settings = AppSettings()
+        var settings = Settings()
         #expect(settings.apply("0", to: "fleet.parallel") != nil)
         #expect(settings.apply("200", to: "fleet.parallel") == nil && settings.fleetParallel == 200)
         #expect(settings.apply("0.5", to: "fleet.timeout") != nil)
         #expect(settings.apply("90", to: "fleet.timeout") == nil)
-        #expect(AppSettings(stored: settings.stored) == settings)
+        #expect(Settings(stored: settings.stored) == settings)
     }
 
     @Test func f6OpensTheMailFormOnceDoneAndSendsTheWholeReport() throws {

@@ -1,3 +1,4 @@
+import Operations
 import Foundation
 import Inventory
 import Testing
@@ -95,6 +96,6 @@ struct FormUpdateTests {
         }
         #expect(values["check.interval"] == "60")
         #expect(values["ui.parse"] == "off")
-        #expect(AppSettings(stored: values) == state.settings)
+        #expect(Settings(stored: values) == state.settings)
     }
 }

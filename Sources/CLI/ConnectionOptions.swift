@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inventory
+import Operations
 import SSH
 
 /// A destination made ready to connect: session options, who answers questions, and the saved server it names.
@@ -107,29 +108,32 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Session options for a saved server (or a parsed destination) with the command line's port, user, keys,
-    /// known_hosts and connect timeout; the host-key policy is left to the caller. Throws when a key file cannot be read.
+    /// known_hosts and connect timeout (`ConnectionProfile`'s rule); the host-key policy is left to the caller.
+    /// Throws when a key file cannot be read.
     func connectOptions(saved: Server?, destination d: Destination) throws -> ConnectOptions {
-        let user = loginName ?? d.user ?? Self.localUser
-        var options = ConnectOptions(host: d.host, port: port ?? d.port ?? 22, user: user,
-                                     knownHostsFile: knownHosts ?? ConnectOptions.defaultKnownHostsFile)
-        options.connectTimeout = connectTimeout
-        options.identityFiles = identity.map { ($0 as NSString).expandingTildeInPath }
-        if options.identityFiles.isEmpty, let saved {
-            switch saved.auth {
-            case .key: options.identityFiles = saved.expandedKeyPath().map { [$0] } ?? []
-            case .agent: options.useAgent = true
-            case .password: options.useAgent = false
-            }
+        let profile = saved.map(ConnectionProfile.init(server:)) ?? ConnectionProfile(destination: d)
+        switch connectOptions(profile) {
+        case .success(let options): return options
+        case .failure(let problem): throw ValidationError(Self.sentence(problem))
         }
-        for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
-            throw ValidationError("key file \(file): it does not exist or cannot be read.")
-        }
-        return options
     }
 
-    static var localUser: String {
-        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
-        return ProcessInfo.processInfo.environment["USER"] ?? "root"
+    /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
+    func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {
+        let overrides = ConnectionProfile.Overrides(port: port, user: loginName, identityFiles: identity,
+                                                    knownHostsFile: knownHosts, connectTimeout: connectTimeout)
+        do throws(ConnectionProblem) {
+            return .success(try profile.options(overrides, context: ConnectionProfile.Context()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A connection problem as the command line says it.
+    static func sentence(_ problem: ConnectionProblem) -> String {
+        switch problem.kind {
+        case .unreadableKey: return "key file \(problem.detail): it does not exist or cannot be read."
+        }
     }
 
     /// The file's first line. A file others can read is refused, as OpenSSH refuses such key files.

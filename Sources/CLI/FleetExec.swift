@@ -6,8 +6,9 @@ import LocalProcess
 import Inventory
 import Mail
 import Reachability
+import Operations
 import SSH
-import TUIKit
+import TextWidth
 
 /// `essh exec --all | --tag TAG | NAME,NAME... -- COMMAND`: one command on many servers at once. Output lines come
 /// as they arrive, each prefixed `name: ` (stderr lines on stderr), or grouped (`--group`) or as JSON (`--json`) at
@@ -21,9 +22,9 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let (targets, settings) = try resolveTargets()
-        let parallel = FleetRunner.parallel(exec.fleet.parallel ?? settings.parallel,
+        let parallel = FleetRunner.parallel(exec.fleet.parallel ?? settings.fleetParallel,
                                             openFiles: FileDescriptorLimit.raiseToHard())
-        let timeout = exec.timeout ?? settings.timeout
+        let timeout = exec.timeout ?? settings.fleetTimeout
         let command = exec.command.joined(separator: " ")
         let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))
         let streaming = !exec.fleet.json && !exec.fleet.group
@@ -32,7 +33,7 @@ struct FleetExec {
         let progress = CountProgress(total: targets.count, enabled: !streaming && TerminalOutput.stderrIsTerminal) {
             "\($0)/\($1) done · \($2) ok"
         }
-        let signals = FleetSignals { runner.cancel() }
+        let signals = SignalCancellation { runner.cancel() }
         let results = runner.run(targets, command: command,
                                  onOutput: { i, stream, bytes in printer.output(i, stream, bytes) },
                                  onFinish: { i, result in
@@ -72,24 +73,13 @@ struct FleetExec {
         try mail.options.send(message, settings: mail.settings)
     }
 
-    /// The fleet settings stored in the database (`fleet.parallel`, `fleet.timeout`).
-    struct Settings {
-        var parallel = FleetRunner.defaultParallel
-        var timeout = FleetRunner.defaultTimeout
-    }
-
-    /// The servers picked by --all, --tag or the comma list, as targets, and the stored settings.
+    /// The servers picked by --all, --tag or the comma list, as targets (`FleetTargets`' password rule), and the
+    /// stored settings.
     func resolveTargets() throws -> ([FleetTarget], Settings) {
         let database = exec.connection.database
         let store: Inventory? = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
-        var settings = Settings()
-        if let store {
-            if let text = try? store.setting("fleet.parallel"), let n = Int(text), (1...1024).contains(n) {
-                settings.parallel = n
-            }
-            if let text = try? store.setting("fleet.timeout"), let n = Double(text), n > 0 { settings.timeout = n }
-        }
-        var picked: [(name: String, saved: Server?)] = []
+        let settings = store.flatMap { try? $0.allSettings() }.map(Settings.init(stored:)) ?? Settings()
+        var picked: [(name: String, profile: ConnectionProfile)] = []
         if exec.fleet.all || exec.fleet.tag != nil {
             guard let store else {
                 throw ValidationError("No database at \(database.path) yet: add servers with essh servers add first.")
@@ -100,7 +90,7 @@ struct FleetExec {
                 throw ValidationError(tag.map { "No saved server has the tag \($0) (see essh servers list)." }
                                       ?? "No servers are saved yet: add some with essh servers add.")
             }
-            picked = servers.map { ($0.name, $0) }
+            picked = servers.map { ($0.name, ConnectionProfile(server: $0)) }
         } else {
             var seen: Set<String> = []
             for part in (exec.dest ?? "").split(separator: ",") {
@@ -110,40 +100,24 @@ struct FleetExec {
                 if let store, !name.contains("@"), !name.contains(":") {
                     saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: name) }
                 }
-                picked.append((name, saved))
+                if let saved {
+                    picked.append((name, ConnectionProfile(server: saved)))
+                } else {
+                    do { picked.append((name, ConnectionProfile(destination: try Destination(parsing: name)))) }
+                    catch { throw ValidationError("\(name): \(error.message)") }
+                }
             }
         }
-        let password = try fleetPassword(needsPassword: picked.contains { $0.saved?.auth == .password })
-        var policy = exec.connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
-        if policy == .ask { policy = .strict }
-        let targets = try picked.map { name, saved -> FleetTarget in
-            let destination: Destination
-            if let saved {
-                destination = Destination(user: saved.user, host: saved.host, port: saved.port)
-            } else {
-                do { destination = try Destination(parsing: name) } catch let error as SSHError {
-                    throw ValidationError("\(name): \(error.message)")
-                }
-            }
-            do {
-                var options = try exec.connection.connectOptions(saved: saved, destination: destination)
+        let password = try fleetPassword(needsPassword: FleetTargets.needsPassword(picked.map(\.profile)))
+        let policy = exec.connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
+        let targets = picked.map { name, profile -> FleetTarget in
+            let options = exec.connection.connectOptions(profile).map { options in
+                var options = options
                 options.hostKeyPolicy = policy
-                let given: String?
-                switch saved?.auth {
-                case .password?: given = password.value
-                case nil: given = password.fromFile ? password.value : nil
-                case .key?, .agent?:
-                    // A server saved with a key or the agent never sees the password, whatever it offers.
-                    given = nil
-                    options.allowPassword = false
-                    options.allowKeyboardInteractive = false
-                }
-                return FleetTarget(name: name, options: options,
-                                   prompter: TerminalPrompter(passwordFromFile: given, interactive: false))
-            } catch let error as ValidationError {
-                let placeholder = ConnectOptions(host: destination.host, user: "", knownHostsFile: "")
-                return FleetTarget(name: name, options: placeholder, problem: error.message)
+                return options
             }
+            return FleetTargets.target(profile, name: name, options: options, password: password,
+                                       remedy: ConnectionOptions.sentence)
         }
         return (targets, settings)
     }
@@ -153,13 +127,15 @@ struct FleetExec {
     /// as logging in with a password; a `--password-file` password also goes to the destinations named on the
     /// command line that are not saved servers (the user named both, as with `essh exec user@host`), after their
     /// keys and the agent. Servers saved with a key or the agent never get it.
-    func fleetPassword(needsPassword: Bool) throws -> (value: String?, fromFile: Bool) {
+    func fleetPassword(needsPassword: Bool) throws -> FleetTargets.Password {
         if let file = exec.connection.passwordFile {
-            return (try ConnectionOptions.readPasswordFile(file), true)
+            return FleetTargets.Password(try ConnectionOptions.readPasswordFile(file), fromFile: true)
         } else if needsPassword, TerminalPrompter.hasTerminal {
-            return (TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false), false)
+            return FleetTargets.Password(
+                TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false),
+                fromFile: false)
         }
-        return (nil, false)
+        return .none
     }
 }
 
@@ -223,25 +199,5 @@ final class LinePrinter: @unchecked Sendable {
 
     private func write(_ which: SSH.OutputStream, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = writeAll(which == .stdout ? STDOUT_FILENO : STDERR_FILENO, $0) }
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP cancel the run (finished results are kept and printed).
-final class FleetSignals: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(_ onSignal: @escaping @Sendable () -> Void) {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler(handler: onSignal)
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func stop() {
-        for s in sources { s.cancel() }
-        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
     }
 }

@@ -1,4 +1,4 @@
-import App
+import Operations
 import ArgumentParser
 import Foundation
 import Inventory

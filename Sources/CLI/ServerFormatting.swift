@@ -110,7 +110,7 @@ enum ServerFormatting {
     /// Host blocks OpenSSH reads back; values with spaces are quoted.
     static func sshConfig(_ servers: [Server]) -> String {
         func quoted(_ value: String) -> String { value.contains(" ") ? "\"\(value)\"" : value }
-        var out = "# Exported by eSSH \(Essh.version)\n"
+        var out = "# Exported by eSSH \(Subcommands.version)\n"
         for server in servers {
             out += "\nHost \(server.name)\n    HostName \(server.host)\n"
             if server.port != 22 { out += "    Port \(server.port)\n" }

@@ -1,4 +1,4 @@
-import App
+import Operations
 import Testing
 
 @Suite struct CappedBytesTests {

@@ -1,10 +1,10 @@
 /// Argument rewriting that swift-argument-parser cannot express.
-enum CommandLineArguments {
+package enum CommandLineArguments {
     /// `essh exec DEST COMMAND...` takes the remote command without `--` (like `ssh host cmd -la`), while options may
     /// also follow DEST when `--` is given (`essh exec web1 --mail ops@x -- df -h`). Unless only exec options stand
     /// between DEST and a `--`, one is inserted after DEST so that the command's own flags (and its own `--`) are
     /// never read as eSSH's.
-    static func normalised(_ args: [String]) -> [String] {
+    package static func normalised(_ args: [String]) -> [String] {
         let args = defaultingToShell(args)
         guard let sub = args.firstIndex(where: { !$0.hasPrefix("-") }), args[sub] == "exec" else { return args }
         var i = sub + 1

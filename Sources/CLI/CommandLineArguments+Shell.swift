@@ -7,7 +7,7 @@ extension CommandLineArguments {
     /// the interface, and `essh exec …`, `essh help …` are untouched. A word that is neither a command nor a
     /// server then fails to connect with a message saying both (`--as-default-command`).
     static func defaultingToShell(_ args: [String]) -> [String] {
-        let commands = Set(Essh.subcommandList.compactMap { $0.configuration.commandName } + ["help"])
+        let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         var i = 0
         while i < args.count {
             let a = args[i]

@@ -125,18 +125,24 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
 }
 
-/// Turns SIGINT, SIGTERM and SIGHUP into a cancel, so a running command stops cleanly (the session says goodbye).
-final class SignalCancellation: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+/// Turns SIGINT, SIGTERM and SIGHUP into a cancel while a command or a fleet runs, so the work stops cleanly (the
+/// session says goodbye, a fleet keeps what finished); `stop()` gives the signals back their default meaning.
+final class SignalCancellation {
+    private let sources: [DispatchSourceSignal]
 
-    init(_ cancel: Cancellation) {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+    init(_ onSignal: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM, SIGHUP].map { sig in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { cancel.cancel() }
+            source.setEventHandler(handler: onSignal)
             source.resume()
-            sources.append(source)
+            return source
         }
+    }
+
+    /// Cancels `cancel` on a signal.
+    convenience init(_ cancel: Cancellation) {
+        self.init { cancel.cancel() }
     }
 
     func stop() {

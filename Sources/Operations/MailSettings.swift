@@ -13,7 +13,8 @@ public struct MailSettings: Sendable, Equatable {
     /// Bytes shown inline at most.
     public var maxInline: Int
 
-    init(_ settings: AppSettings) {
+    /// The mail part of `settings`.
+    public init(_ settings: Settings) {
         recipient = settings.mailRecipient
         sendmailPath = settings.sendmailPath
         from = settings.mailFrom
@@ -22,7 +23,7 @@ public struct MailSettings: Sendable, Equatable {
 
     /// The settings among stored key-value pairs (values that do not parse keep their defaults).
     public init(stored: [String: String]) {
-        self.init(AppSettings(stored: stored))
+        self.init(Settings(stored: stored))
     }
 
     /// The settings stored in `inventory`.

@@ -1,0 +1,166 @@
+import Foundation
+import Inventory
+import SSH
+
+/// Where a connection goes and how it logs in: a saved server, or a destination typed on the command line or in
+/// quick connect. `options(_:context:)` is the one place that turns it into session options, for the command line,
+/// the interface and fleet runs alike.
+public struct ConnectionProfile: Sendable, Equatable {
+    /// The saved server's name; nil for a typed destination (nothing is recorded for it).
+    public var name: String?
+    /// Host name or address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Login user; nil means the local user.
+    public var user: String?
+    /// How to log in. A typed destination uses the agent (and keys named on the command line), then passwords.
+    public var auth: AuthMethod
+    /// The key file of a server saved with `auth` key, as the user wrote it (may start with `~`).
+    public var keyPath: String?
+    /// The server's system, `auto` until detected.
+    public var os: ServerOS
+
+    /// A saved server.
+    public init(server: Server) {
+        name = server.name
+        host = server.host
+        port = server.port
+        user = server.user
+        auth = server.auth
+        keyPath = server.keyPath
+        os = server.os
+    }
+
+    /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.
+    public init(destination: Destination) {
+        self.init(host: destination.host, port: destination.port ?? 22, user: destination.user)
+    }
+
+    /// A typed host.
+    public init(host: String, port: Int = 22, user: String? = nil) {
+        name = nil
+        self.host = host
+        self.port = port
+        self.user = user
+        auth = .agent
+        keyPath = nil
+        os = .auto
+    }
+
+    /// Whether this is a saved server.
+    public var isSaved: Bool { name != nil }
+
+    /// `user@host:port` as shown in headers (`[v6]` bracketed; `:22` left out).
+    public func label(localUser: String) -> String {
+        let who = user ?? localUser
+        let place = host.contains(":") ? "[\(host)]" : host
+        return port == 22 ? "\(who)@\(place)" : "\(who)@\(place):\(port)"
+    }
+
+    /// What the person gave on the command line, beating the profile's own values.
+    public struct Overrides: Sendable, Equatable {
+        /// `-p`.
+        public var port: Int?
+        /// `-l`.
+        public var user: String?
+        /// `-i` (repeatable): these keys instead of the saved server's way of logging in.
+        public var identityFiles: [String]
+        /// `--known-hosts`.
+        public var knownHostsFile: String?
+        /// `--connect-timeout`.
+        public var connectTimeout: Double?
+
+        public init(port: Int? = nil, user: String? = nil, identityFiles: [String] = [],
+                    knownHostsFile: String? = nil, connectTimeout: Double? = nil) {
+            self.port = port
+            self.user = user
+            self.identityFiles = identityFiles
+            self.knownHostsFile = knownHostsFile
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    /// What the front end knows of the machine: the environment ($HOME, $ESSH_KNOWN_HOSTS), the local user, and
+    /// the `ssh.known_hosts` setting where it reads settings.
+    public struct Context: Sendable, Equatable {
+        public var environment: [String: String]
+        public var localUser: String
+        public var knownHostsSetting: String
+
+        public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                    localUser: String = LocalUser.name, knownHostsSetting: String = "") {
+            self.environment = environment
+            self.localUser = localUser
+            self.knownHostsSetting = knownHostsSetting
+        }
+
+        /// The home folder `~` stands for.
+        public var home: String { LocalUser.home(environment) }
+
+        /// The known_hosts file: `--known-hosts`, else $ESSH_KNOWN_HOSTS, else the setting, else ~/.ssh/known_hosts.
+        public func knownHostsFile(explicit: String?) -> String {
+            if let explicit, !explicit.isEmpty { return PathExpansion.expandTilde(explicit, home: home) }
+            if let variable = environment["ESSH_KNOWN_HOSTS"], !variable.isEmpty { return variable }
+            if !knownHostsSetting.isEmpty { return PathExpansion.expandTilde(knownHostsSetting, home: home) }
+            return ConnectOptions.defaultKnownHostsFile
+        }
+    }
+
+    /// Session options for this profile: user (`-l`, else the profile's, else the local user), port, known_hosts,
+    /// connect timeout, and the login rule — keys given with `-i` if any; else a server saved with a key uses that
+    /// key only, one saved with the agent the agent, one saved with a password no agent. The host-key policy is left
+    /// to the caller (ask in the interface, strict in scripts and fleets). Throws when a key file cannot be read.
+    public func options(_ overrides: Overrides = Overrides(), context: Context) throws(ConnectionProblem)
+        -> ConnectOptions
+    {
+        var options = ConnectOptions(host: host, port: overrides.port ?? port,
+                                     user: overrides.user ?? user ?? context.localUser,
+                                     knownHostsFile: context.knownHostsFile(explicit: overrides.knownHostsFile))
+        if let timeout = overrides.connectTimeout { options.connectTimeout = timeout }
+        let home = context.home
+        if !overrides.identityFiles.isEmpty {
+            options.identityFiles = overrides.identityFiles.map { PathExpansion.expandTilde($0, home: home) }
+        } else {
+            switch auth {
+            case .key:
+                options.identityFiles = [PathExpansion.expandTilde(keyPath ?? "", home: home)]
+                options.useAgent = false
+            case .agent: options.useAgent = true
+            case .password: options.useAgent = false
+            }
+        }
+        for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
+            throw ConnectionProblem(.unreadableKey, file, options)
+        }
+        return options
+    }
+}
+
+/// Why a profile cannot become session options. Each front end adds its own remedy (edit the server, fix `-i`).
+public struct ConnectionProblem: Error, Sendable {
+    /// What is wrong.
+    public enum Kind: Sendable, Equatable {
+        /// A key file does not exist or cannot be read.
+        case unreadableKey
+    }
+
+    public let kind: Kind
+    /// The file or value concerned.
+    public let detail: String
+    /// The options as far as they were built (a fleet reports the problem under the server's name).
+    public let options: ConnectOptions
+
+    init(_ kind: Kind, _ detail: String, _ options: ConnectOptions) {
+        self.kind = kind
+        self.detail = detail
+        self.options = options
+    }
+
+    /// The problem as a sentence without a remedy.
+    public var message: String {
+        switch kind {
+        case .unreadableKey: return "The key file \(detail) does not exist or cannot be read."
+        }
+    }
+}

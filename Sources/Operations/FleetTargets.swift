@@ -1,0 +1,66 @@
+import Fleet
+import SSH
+
+/// The servers of a fleet run as `FleetTarget`s, with the one rule for who receives the run's password.
+///
+/// A fleet never stops to ask in the middle: the password is given once before the run (a file, or one question).
+/// It goes to the servers saved as logging in with a password; to destinations that are not saved servers only when
+/// it came from a file (the person named both, as with `essh exec user@host --password-file F`). A server saved
+/// with a key or the agent never receives it — not even when its key is refused and it offers password logins —
+/// so password and keyboard-interactive logins are turned off for it.
+public enum FleetTargets {
+    /// The password given for a run.
+    public struct Password: Sendable {
+        /// The password, if one was given.
+        public var value: String?
+        /// Whether it came from a file (`--password-file`) rather than a question.
+        public var fromFile: Bool
+
+        public init(_ value: String?, fromFile: Bool) {
+            self.value = value
+            self.fromFile = fromFile
+        }
+
+        /// No password.
+        public static let none = Password(nil, fromFile: false)
+    }
+
+    /// Whether any of `profiles` needs the run's password (so it is asked once before the run).
+    public static func needsPassword(_ profiles: [ConnectionProfile]) -> Bool {
+        profiles.contains { $0.isSaved && $0.auth == .password }
+    }
+
+    /// The target for `profile`, shown as `name`, with the options a single connection would use (`options`, built
+    /// by `ConnectionProfile.options`) or the problem that keeps it from being tried.
+    public static func target(_ profile: ConnectionProfile, name: String,
+                              options: Result<ConnectOptions, ConnectionProblem>, password: Password,
+                              remedy: (ConnectionProblem) -> String = { $0.message }) -> FleetTarget {
+        var connect: ConnectOptions
+        var problem: String?
+        switch options {
+        case .success(let built): connect = built
+        case .failure(let failure):
+            connect = failure.options
+            problem = remedy(failure)
+        }
+        let given: String?
+        if profile.isSaved {
+            switch profile.auth {
+            case .password:
+                guard let value = password.value else {
+                    return FleetTarget(name: name, options: connect,
+                                       problem: problem ?? "This server logs in with a password and none was given.")
+                }
+                given = value
+            case .key, .agent:
+                given = nil
+                connect.allowPassword = false
+                connect.allowKeyboardInteractive = false
+            }
+        } else {
+            given = password.fromFile ? password.value : nil
+        }
+        return FleetTarget(name: name, options: connect, prompter: NonInteractivePrompter(password: given),
+                           problem: problem)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Mail
+
+/// The preferences eSSH keeps in the database (one key per value), read alike by the interface's Settings screen
+/// and by the command line. Each setting is written once, in `Settings.fields`: its key, label, hint, how its text
+/// is parsed and checked, and how it is shown.
+public struct Settings: Sendable, Equatable {
+    /// Show quick-command output as a parsed table (F5 flips it per session).
+    public var parse = true
+    /// Seconds between background checks while the Servers screen is open; 0 turns them off.
+    public var checkInterval = 0
+    /// Seconds a check waits for a server.
+    public var checkTimeout = 3.0
+    /// Lines of output kept per session.
+    public var scrollback = 10_000
+    /// The saved server to connect to at start ("" for none).
+    public var autoconnect = ""
+    /// Where output is mailed by default ("" for nobody).
+    public var mailRecipient = ""
+    /// The sendmail program for mail.
+    public var sendmailPath = "/usr/sbin/sendmail"
+    /// The From address of mail ("" for user@hostname).
+    public var mailFrom = ""
+    /// Bytes of output a mail shows inline; larger output is attached.
+    public var mailMaxInline = 1_048_576
+    /// known_hosts file ("" for ~/.ssh/known_hosts); $ESSH_KNOWN_HOSTS wins over it.
+    public var knownHosts = ""
+    /// Servers a fleet command runs on at once.
+    public var fleetParallel = 64
+    /// Seconds each server of a fleet command may take, connecting included.
+    public var fleetTimeout = 60.0
+
+    /// The defaults.
+    public init() {}
+
+    /// Settings read from stored key-value pairs; values that do not parse keep their defaults.
+    public init(stored: [String: String]) {
+        for field in Self.fields {
+            if let text = stored[field.key] { _ = field.apply(&self, text) }
+        }
+    }
+
+    /// The text shown for `key` ("" for an unknown key).
+    public func text(for key: String) -> String {
+        Self.field(key)?.format(self) ?? ""
+    }
+
+    /// Sets `key` from `text`; returns why the text is wrong, or nil when it was taken.
+    public mutating func apply(_ text: String, to key: String) -> String? {
+        guard let field = Self.field(key) else { return "Unknown setting." }
+        return field.apply(&self, text)
+    }
+
+    /// Every setting as stored text.
+    public var stored: [String: String] {
+        Dictionary(uniqueKeysWithValues: Self.fields.map { ($0.key, $0.format(self)) })
+    }
+
+    /// The field stored under `key`.
+    public static func field(_ key: String) -> SettingField? {
+        fields.first { $0.key == key }
+    }
+
+    /// Every setting, in the order the Settings screen shows them.
+    public static let fields: [SettingField] = [
+        .flag("ui.parse", "Parse quick commands", \.parse),
+        .whole("check.interval", "Check every (s)", hint: "seconds, 0 = only at start and on c", \.checkInterval,
+               0...86_400, "Give whole seconds from 0 to 86400."),
+        .seconds("check.timeout", "Check timeout (s)", hint: "seconds, 0.1 to 60", \.checkTimeout, 0.1...60,
+                 "Give seconds from 0.1 to 60."),
+        .whole("session.scrollback", "Scrollback lines", hint: "100 to 1000000", \.scrollback, 100...1_000_000,
+               "Give a number of lines from 100 to 1000000."),
+        .text("ui.autoconnect", "Autoconnect to", hint: "a saved server's name, or empty", \.autoconnect),
+        .text("mail.recipient", "Mail recipient", hint: "an address, or empty", \.mailRecipient) {
+            $0.isEmpty ? nil : MailSettings.problem(recipients: $0)
+        },
+        .text("mail.sendmail", "Sendmail path", hint: "absolute path", \.sendmailPath) {
+            $0.hasPrefix("/") ? nil : "Give an absolute path, e.g. /usr/sbin/sendmail."
+        },
+        .text("mail.from", "Mail from", hint: "an address, or empty for user@hostname", \.mailFrom) {
+            $0.isEmpty ? nil : MailSettings.problem(from: $0)
+        },
+        .whole("mail.max_inline", "Mail inline limit", hint: "bytes in the body; larger output is attached",
+               \.mailMaxInline, 1_000...1_073_741_824, "Give a number of bytes from 1000 to 1073741824."),
+        .text("ssh.known_hosts", "known_hosts file", hint: "empty for ~/.ssh/known_hosts", \.knownHosts) {
+            $0.isEmpty || $0.hasPrefix("/") || $0.hasPrefix("~") ? nil
+                : "Give an absolute path (or ~/…), or leave it empty."
+        },
+        .whole("fleet.parallel", "Run on at once", hint: "servers at once for x, 1 to 1024", \.fleetParallel,
+               1...1024, "Give a number of servers from 1 to 1024."),
+        .seconds("fleet.timeout", "Run timeout (s)", hint: "seconds per server for x, 1 to 86400", \.fleetTimeout,
+                 1...86_400, "Give seconds from 1 to 86400."),
+    ]
+
+    /// A number as the Settings screen shows it: whole numbers without a decimal point.
+    public static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+/// One editable setting: its storage key, label and hint, how its text is checked and stored, and how it is shown.
+public struct SettingField: Sendable {
+    /// The key in the settings table (`fleet.timeout`).
+    public let key: String
+    /// The label on the Settings screen.
+    public let label: String
+    /// What the value may be, shown beside the field.
+    public let hint: String
+    /// The value as text.
+    public let format: @Sendable (Settings) -> String
+    /// Takes the (untrimmed) text: sets the value and returns nil, or returns why the text is wrong.
+    public let apply: @Sendable (inout Settings, String) -> String?
+
+    /// On or off (also yes/no, true/false, 1/0).
+    static func flag(_ key: String, _ label: String, _ path: WritableKeyPath<Settings, Bool> & Sendable)
+        -> SettingField
+    {
+        SettingField(key: key, label: label, hint: "on or off", format: { $0[keyPath: path] ? "on" : "off" }) {
+            settings, raw in
+            switch raw.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "on", "yes", "true", "1": settings[keyPath: path] = true
+            case "off", "no", "false", "0": settings[keyPath: path] = false
+            default: return "Type on or off."
+            }
+            return nil
+        }
+    }
+
+    /// A whole number within `range`.
+    static func whole(_ key: String, _ label: String, hint: String,
+                      _ path: WritableKeyPath<Settings, Int> & Sendable, _ range: ClosedRange<Int>,
+                      _ problem: String) -> SettingField
+    {
+        SettingField(key: key, label: label, hint: hint, format: { String($0[keyPath: path]) }) { settings, raw in
+            guard let n = Int(raw.trimmingCharacters(in: .whitespaces)), range.contains(n) else { return problem }
+            settings[keyPath: path] = n
+            return nil
+        }
+    }
+
+    /// Seconds (a decimal number) within `range`.
+    static func seconds(_ key: String, _ label: String, hint: String,
+                        _ path: WritableKeyPath<Settings, Double> & Sendable, _ range: ClosedRange<Double>,
+                        _ problem: String) -> SettingField
+    {
+        SettingField(key: key, label: label, hint: hint, format: { Settings.number($0[keyPath: path]) }) {
+            settings, raw in
+            guard let n = Double(raw.trimmingCharacters(in: .whitespaces)), range.contains(n) else { return problem }
+            settings[keyPath: path] = n
+            return nil
+        }
+    }
+
+    /// Free text (trimmed), checked by `check` (nil: any text).
+    static func text(_ key: String, _ label: String, hint: String,
+                     _ path: WritableKeyPath<Settings, String> & Sendable,
+                     check: @escaping @Sendable (String) -> String? = { _ in nil }) -> SettingField
+    {
+        SettingField(key: key, label: label, hint: hint, format: { $0[keyPath: path] }) { settings, raw in
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            if let problem = check(text) { return problem }
+            settings[keyPath: path] = text
+            return nil
+        }
+    }
+}
