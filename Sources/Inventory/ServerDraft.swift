@@ -35,13 +35,22 @@ public struct ServerDraft: Sendable, Equatable {
         self.note = note
     }
 
+    /// Every rule the server this draft would make breaks (empty when `addServer` would take it).
+    public var problems: [ServerProblem] {
+        ServerValidation.problems(unchecked(at: Date()))
+    }
+
     func makeServer(at date: Date) throws(InventoryError) -> Server {
-        let server = Server(
+        let server = unchecked(at: date)
+        try ServerValidation.validate(server)
+        return server
+    }
+
+    private func unchecked(at date: Date) -> Server {
+        Server(
             id: nil, name: name, host: host, port: port, user: user.flatMap { $0.isEmpty ? nil : $0 },
             auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
             createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil)
-        try ServerValidation.validate(server)
-        return server
     }
 }

@@ -1,50 +1,84 @@
 import Foundation
 
-/// The rules a server must follow before it is saved; each broken rule says what to do.
-enum ServerValidation {
-    static func validate(_ server: Server) throws(InventoryError) {
-        try validateName(server.name)
+/// A field of a server, as the rules name it (the interface's form shows each problem beside its field).
+public enum ServerField: String, Sendable, CaseIterable {
+    case name, host, port, user, key, tags
+}
+
+/// One broken rule: the field and a sentence saying what to do.
+public struct ServerProblem: Sendable, Equatable {
+    /// The field that breaks the rule.
+    public let field: ServerField
+    /// What is wrong and what to do.
+    public let message: String
+    /// The offending value.
+    public let value: String
+}
+
+/// The rules a server must follow before it is saved, written once for `essh servers add/edit`, ssh_config import
+/// and the interface's form; each broken rule says what to do.
+public enum ServerValidation {
+    /// Every rule `server` breaks, in field order (empty when it may be saved).
+    public static func problems(_ server: Server) -> [ServerProblem] {
+        var found: [ServerProblem] = []
+        func add(_ field: ServerField, _ value: String, _ message: String) {
+            found.append(ServerProblem(field: field, message: message, value: value))
+        }
+        if let problem = nameProblem(server.name) { found.append(problem) }
         let host = server.host
         if host.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw InventoryError(.invalidHost, "",
-                                 "The host of '\(server.name)' is empty: give --host NAME-OR-ADDRESS.")
-        }
-        if host.contains(where: { $0.isWhitespace || $0.isNewline }) || host.hasPrefix("-") {
-            throw InventoryError(.invalidHost, host, """
+            add(.host, "", "The host of '\(server.name)' is empty: give --host NAME-OR-ADDRESS.")
+        } else if host.contains(where: { $0.isWhitespace || $0.isNewline }) || host.hasPrefix("-") {
+            add(.host, host, """
                 '\(host)' is not a valid host for '\(server.name)': use a host name or an IP address \
                 without spaces and not starting with '-'.
                 """)
         }
         if !(1...65535).contains(server.port) {
-            throw InventoryError(.invalidPort, "\(server.port)", """
+            add(.port, "\(server.port)", """
                 Port \(server.port) of '\(server.name)' is out of range: use a number from 1 to 65535.
                 """)
         }
         if let user = server.user, user.contains(where: { $0.isWhitespace || $0 == "@" }) {
-            throw InventoryError(.invalidValue, user,
-                                 "The user '\(user)' contains a space or '@'; give the bare login name.")
+            add(.user, user, "The user '\(user)' contains a space or '@'; give the bare login name.")
         }
         if server.auth == .key && server.keyPath == nil {
-            throw InventoryError(.invalidValue, "",
-                                 "Key authentication for '\(server.name)' needs a key file: give --key PATH.")
+            add(.key, "", "Key authentication for '\(server.name)' needs a key file: give --key PATH.")
         }
         for tag in server.tags where tag.contains(where: { $0.isWhitespace || $0 == "," }) {
-            throw InventoryError(.invalidValue, tag,
-                                 "The tag '\(tag)' contains a space or a comma; use one word per tag.")
+            add(.tags, tag, "The tag '\(tag)' contains a space or a comma; use one word per tag.")
         }
+        return found
     }
 
-    static func validateName(_ name: String) throws(InventoryError) {
+    /// Why `name` cannot name a server, or nil.
+    public static func nameProblem(_ name: String) -> ServerProblem? {
         if name.isEmpty {
-            throw InventoryError(.invalidName, "", "A server needs a name: give one such as 'web1'.")
+            return ServerProblem(field: .name, message: "A server needs a name: give one such as 'web1'.", value: "")
         }
         if name.contains(where: { $0.isWhitespace || $0.isNewline || "*?!,#\"".contains($0) })
             || name.hasPrefix("-") || name.hasPrefix("tag:") {
-            throw InventoryError(.invalidName, name, """
+            return ServerProblem(field: .name, message: """
                 '\(name)' cannot be a server name: use letters, digits and . _ - @ (no spaces, no * ? ! , # \
                 or quotes, not starting with '-' or 'tag:').
-                """)
+                """, value: name)
         }
+        return nil
+    }
+
+    static func validate(_ server: Server) throws(InventoryError) {
+        if let first = problems(server).first { throw error(first) }
+    }
+
+    static func error(_ problem: ServerProblem) -> InventoryError {
+        let kind: InventoryError.Kind
+        switch problem.field {
+        case .name: kind = .invalidName
+        case .host: kind = .invalidHost
+        case .port: kind = .invalidPort
+        case .user, .key, .tags: kind = .invalidValue
+        }
+        return InventoryError(kind, problem.value, problem.message)
     }
 
     static func normalisedTags(_ tags: [String]) -> [String] {

@@ -46,6 +46,16 @@ import Testing
         #expect(try inventory.serverCount() == 1)
     }
 
+    @Test func aDraftListsEveryRuleItBreaksByField() {
+        let draft = ServerDraft(name: "a b", host: "-h", port: 0, user: "x@y", auth: .key, tags: ["p q"])
+        #expect(draft.problems.map(\.field) == [.name, .host, .port, .user, .key, .tags])
+        #expect(draft.problems.first?.message.contains("cannot be a server name") == true)
+        #expect(ServerDraft(name: "web1", host: "10.0.0.5", user: "ops").problems.isEmpty)
+        for bad in ["*", "a?", "b!", "c,d", "#e", "\"f", "-g", "tag:h"] {
+            #expect(ServerDraft(name: bad, host: "h").problems.map(\.field) == [.name], "\(bad)")
+        }
+    }
+
     @Test func editingChangesOnlyTheGivenFieldsAndCanRename() throws {
         let inventory = try Inventory()
         let before = try inventory.addServer(ServerDraft(name: "a", host: "h", user: "u", tags: ["x"]),
