@@ -38,7 +38,7 @@ struct CheckCommand: ParsableCommand {
         let inventory = try database.open()
         let servers = try CommandFailure.guarding { () throws(InventoryError) in try select(inventory) }
         if servers.isEmpty {
-            CommandFailure.printError(
+            printError(
                 "No saved servers to check. Add one with `essh servers add NAME --host HOST` or import ~/.ssh/config.")
             throw ExitCode(2)
         }
@@ -46,7 +46,7 @@ struct CheckCommand: ParsableCommand {
         do {
             checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
         } catch {
-            CommandFailure.printError(error.description)
+            printError(error.description)
             throw ExitCode(2)
         }
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
@@ -77,7 +77,7 @@ struct CheckCommand: ParsableCommand {
             outcomes = inServerOrder
         } catch {
             progress.clear()
-            CommandFailure.printError(error.description)
+            printError(error.description)
             throw ExitCode(3)
         }
         progress.clear()

@@ -21,9 +21,4 @@ enum CommandFailure {
         default: return ExitCode(2)
         }
     }
-
-    /// Prints `essh: message` on stderr.
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
-    }
 }

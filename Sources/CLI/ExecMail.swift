@@ -25,7 +25,7 @@ final class ExecMail {
         do {
             try MailAddress.validate(settings.sender, field: "From")
         } catch {
-            CommandFailure.printError("the mail.from setting is wrong: \(error.message) Nothing was run.")
+            printError("the mail.from setting is wrong: \(error.message) Nothing was run.")
             throw ExitCode(2)
         }
     }

@@ -91,7 +91,7 @@ struct MailCommand: ParsableCommand {
     private func readInput() throws -> [UInt8] {
         guard let file else { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
         guard let data = FileManager.default.contents(atPath: file) else {
-            CommandFailure.printError("\(file): the file does not exist or cannot be read; nothing was sent.")
+            printError("\(file): the file does not exist or cannot be read; nothing was sent.")
             throw ExitCode(2)
         }
         return Array(data)
@@ -128,7 +128,7 @@ struct MailCommand: ParsableCommand {
             dropped = try CommandFailure.guarding { () throws(InventoryError) in try inventory.dropMail(id: id) }
         }
         guard dropped else {
-            CommandFailure.printError("the outbox has no message #\(id) (`essh mail --list` shows them).")
+            printError("the outbox has no message #\(id) (`essh mail --list` shows them).")
             throw ExitCode(2)
         }
         print("#\(id) removed from the outbox.")
@@ -162,7 +162,7 @@ struct MailCommand: ParsableCommand {
             }
         }
         if failed > 0 {
-            CommandFailure.printError("\(failed) of \(results.count) still waiting in the outbox; fix the cause and run `essh mail --retry` again.")
+            printError("\(failed) of \(results.count) still waiting in the outbox; fix the cause and run `essh mail --retry` again.")
             throw ExitCode(MailOptions.queuedStatus)
         }
     }

@@ -36,14 +36,14 @@ struct MailOptions {
     func recipients(_ option: String?, settings: MailSettings) throws -> [String] {
         if let option { return try MailAddress.parseList(option) }
         if settings.recipient.isEmpty {
-            CommandFailure.printError(
+            printError(
                 "give the recipients with --to, or set mail.recipient in the settings (s on essh's server list).")
             throw ExitCode(64)
         }
         do {
             return try MailAddress.parseList(settings.recipient)
         } catch {
-            CommandFailure.printError("the mail.recipient setting is wrong: \(error.message)")
+            printError("the mail.recipient setting is wrong: \(error.message)")
             throw ExitCode(2)
         }
     }
@@ -54,7 +54,7 @@ struct MailOptions {
         do {
             composed = try mail.compose()
         } catch {
-            CommandFailure.printError(error.message + " Nothing was sent.")
+            printError(error.message + " Nothing was sent.")
             throw ExitCode(2)
         }
         let path = database.path
@@ -65,14 +65,14 @@ struct MailOptions {
         case .sent:
             return
         case .queued(let id, let error):
-            CommandFailure.printError("""
+            printError("""
                 the mail was not sent: \(error.message) It is kept in the outbox as #\(id); \
                 send it with `essh mail --retry\(database.db.map { " --db \($0)" } ?? "")`.
                 """)
             throw ExitCode(Self.queuedStatus)
         case .saved(let error, let outboxError, let savedTo):
             let kept = savedTo.map { "it was appended to \($0)." } ?? "it could not be saved anywhere."
-            CommandFailure.printError("""
+            printError("""
                 the mail was not sent: \(error.message) The outbox could not keep it (\(outboxError)); \(kept)
                 """)
             throw ExitCode(Self.lostStatus)
