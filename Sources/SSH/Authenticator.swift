@@ -14,7 +14,7 @@ struct Authenticator {
     private var userLength: UInt32 { UInt32(user.utf8.count) }
 
     /// Returns a short description of the method that worked.
-    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> String {
+    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> LoginMethod {
         let raw = io.raw
         var listPointer: UnsafeMutablePointer<CChar>?
         while true {
@@ -23,7 +23,7 @@ struct Authenticator {
             try io.waitOrThrow("asking which login methods the server allows")
         }
         if listPointer == nil {
-            if libssh2_userauth_authenticated(raw) != 0 { return "none" }
+            if libssh2_userauth_authenticated(raw) != 0 { return .none }
             throw io.error("asking which login methods the server allows", libssh2_session_last_errno(raw))
         }
         let allowed = String(cString: listPointer!).split(separator: ",").map(String.init)
@@ -34,22 +34,22 @@ struct Authenticator {
             let explicit = !options.identityFiles.isEmpty
             if !explicit && options.useAgent && ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"] != nil {
                 onStage(.authenticating(method: "agent"))
-                if let name = try agent(tried: &tried) { return name }
+                if let method = try agent(tried: &tried) { return method }
             }
             for path in explicit ? options.identityFiles : ConnectOptions.defaultIdentityFiles {
                 onStage(.authenticating(method: "publickey"))
                 let outcome = try keyFile(path, explicit: explicit, tried: &tried)
-                if outcome == .success { return "publickey (\(path))" }
+                if outcome == .success { return .keyFile(path: path) }
                 if outcome == .rsaRefused { rsaRefused = true }
             }
         }
         if allowed.contains("keyboard-interactive") && options.allowKeyboardInteractive {
             onStage(.authenticating(method: "keyboard-interactive"))
-            if try keyboardInteractive(tried: &tried) { return "keyboard-interactive" }
+            if try keyboardInteractive(tried: &tried) { return .keyboardInteractive }
         }
         if allowed.contains("password") && options.allowPassword {
             onStage(.authenticating(method: "password"))
-            if try password(tried: &tried) { return "password" }
+            if try password(tried: &tried) { return .password }
         }
         var message = "Permission denied for \(user)@\(options.host): the server allows "
             + allowed.joined(separator: ", ") + "; tried "
@@ -115,7 +115,7 @@ struct Authenticator {
         }
     }
 
-    private func agent(tried: inout [String]) throws(SSHError) -> String? {
+    private func agent(tried: inout [String]) throws(SSHError) -> LoginMethod? {
         guard let agent = libssh2_agent_init(io.raw) else { return nil }
         defer { libssh2_agent_free(agent) }
         guard libssh2_agent_connect(agent) == 0 else {
@@ -139,7 +139,7 @@ struct Authenticator {
             let auth = try io.call("logging in with the agent's key \(comment)", allowNegative: true) {
                 libssh2_agent_userauth(agent, user, identity)
             }
-            if auth == 0 { return "publickey (agent: \(comment))" }
+            if auth == 0 { return .agent(comment: comment) }
         }
         tried.append(count == 0 ? "agent (holds no keys)" : "agent (\(count) keys refused)")
         return nil

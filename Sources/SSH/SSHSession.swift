@@ -19,8 +19,10 @@ public final class SSHSession: @unchecked Sendable {
     public let serverBanner: String
     /// The server's host key, verified against known_hosts before authentication.
     public let hostKey: HostKey
-    /// The method that logged in (`publickey (/root/.ssh/id_ed25519)`, `password`, …).
-    public let authenticatedWith: String
+    /// The method that logged in.
+    public let loginMethod: LoginMethod
+    /// The method that logged in as text (`publickey (/root/.ssh/id_ed25519)`, `password`, …), for logs.
+    public var authenticatedWith: String { loginMethod.description }
     let keepaliveInterval: Int
     private var isClosed = false
 
@@ -55,7 +57,7 @@ public final class SSHSession: @unchecked Sendable {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
             }
             return SSHSession(raw: raw, fd: fd, context: context, options: options, address: address,
-                              banner: banner, hostKey: key, authenticatedWith: method)
+                              banner: banner, hostKey: key, loginMethod: method)
         } catch {
             libssh2_session_free(raw)
             close(fd)
@@ -64,7 +66,7 @@ public final class SSHSession: @unchecked Sendable {
     }
 
     private init(raw: OpaquePointer, fd: Int32, context: SessionContext, options: ConnectOptions, address: String,
-                 banner: String, hostKey: HostKey, authenticatedWith: String) {
+                 banner: String, hostKey: HostKey, loginMethod: LoginMethod) {
         self.raw = raw
         self.fd = fd
         self.context = context
@@ -74,7 +76,7 @@ public final class SSHSession: @unchecked Sendable {
         self.address = address
         self.serverBanner = banner
         self.hostKey = hostKey
-        self.authenticatedWith = authenticatedWith
+        self.loginMethod = loginMethod
         self.keepaliveInterval = options.keepaliveInterval
     }
 
