@@ -38,7 +38,7 @@ extension Inventory {
     public func checkResults(serverNamed name: String) throws(InventoryError) -> [CheckResult] {
         let server = try server(named: name)
         return try read { db in
-            try CheckResult.filter(Column("serverId") == server.id).order(Column("id").desc).fetchAll(db)
+            try CheckResult.filter(CheckResult.Columns.serverId == server.id).order(CheckResult.Columns.id.desc).fetchAll(db)
         }
     }
 }

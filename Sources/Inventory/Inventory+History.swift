@@ -8,7 +8,7 @@ extension Inventory {
     public func appendHistory(serverNamed name: String, command: String, exitStatus: Int?, at date: Date = Date())
         throws(InventoryError) -> HistoryEntry {
         try write { db in
-            guard let server = try Server.filter(Column("name") == name).fetchOne(db), let id = server.id else {
+            guard let server = try Server.named(name).fetchOne(db), let id = server.id else {
                 throw InventoryError.unknownServer(name)
             }
             var entry = HistoryEntry(serverId: id, command: command, ranAt: date.databasePrecision,
@@ -22,8 +22,8 @@ extension Inventory {
     public func history(serverNamed name: String, limit: Int = 100) throws(InventoryError) -> [HistoryEntry] {
         let server = try server(named: name)
         return try read { db in
-            try HistoryEntry.filter(Column("serverId") == server.id)
-                .order(Column("ranAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+            try HistoryEntry.filter(HistoryEntry.Columns.serverId == server.id)
+                .order(HistoryEntry.Columns.ranAt.desc, HistoryEntry.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 }

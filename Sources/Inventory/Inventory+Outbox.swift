@@ -19,7 +19,7 @@ extension Inventory {
     /// The messages still waiting, oldest first.
     public func pendingMail() throws(InventoryError) -> [OutboxMail] {
         try read { db in
-            try OutboxMail.filter(Column("sentAt") == nil).order(Column("id")).fetchAll(db)
+            try OutboxMail.filter(OutboxMail.Columns.sentAt == nil).order(OutboxMail.Columns.id).fetchAll(db)
         }
     }
 

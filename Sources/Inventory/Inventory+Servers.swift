@@ -8,7 +8,7 @@ extension Inventory {
     public func addServer(_ draft: ServerDraft, at date: Date = Date()) throws(InventoryError) -> Server {
         var server = try draft.makeServer(at: date)
         return try write { db in
-            if try Server.filter(Column("name") == server.name).fetchCount(db) > 0 {
+            if try Server.named(server.name).fetchCount(db) > 0 {
                 throw Self.duplicate(server.name)
             }
             try server.insert(db)
@@ -21,13 +21,13 @@ extension Inventory {
     public func updateServer(named name: String, _ changes: ServerChanges, at date: Date = Date())
         throws(InventoryError) -> Server {
         try write { db in
-            guard let old = try Server.filter(Column("name") == name).fetchOne(db) else {
+            guard let old = try Server.named(name).fetchOne(db) else {
                 throw InventoryError.unknownServer(name)
             }
             var server = changes.applied(to: old)
             try ServerValidation.validate(server)
             if server == old { return old }
-            if server.name != old.name, try Server.filter(Column("name") == server.name).fetchCount(db) > 0 {
+            if server.name != old.name, try Server.named(server.name).fetchCount(db) > 0 {
                 throw Self.duplicate(server.name)
             }
             server.updatedAt = date.databasePrecision
@@ -39,7 +39,7 @@ extension Inventory {
     /// Removes the server named `name` with its check results and history; throws `.unknownServer` when none.
     public func removeServer(named name: String) throws(InventoryError) {
         try write { db in
-            if try Server.filter(Column("name") == name).deleteAll(db) == 0 { throw InventoryError.unknownServer(name) }
+            if try Server.named(name).deleteAll(db) == 0 { throw InventoryError.unknownServer(name) }
         }
     }
 
@@ -51,12 +51,12 @@ extension Inventory {
 
     /// The server named `name`, or nil.
     public func findServer(named name: String) throws(InventoryError) -> Server? {
-        try read { db in try Server.filter(Column("name") == name).fetchOne(db) }
+        try read { db in try Server.named(name).fetchOne(db) }
     }
 
     /// Every saved server in name order, or only those carrying `tag`.
     public func servers(taggedWith tag: String? = nil) throws(InventoryError) -> [Server] {
-        let all = try read { db in try Server.order(Column("name").collating(.nocase)).fetchAll(db) }
+        let all = try read { db in try Server.order(Server.Columns.name.collating(.nocase)).fetchAll(db) }
         guard let tag else { return all }
         return all.filter { $0.tags.contains(tag) }
     }
@@ -70,7 +70,7 @@ extension Inventory {
     public func recordConnection(named name: String, os: ServerOS? = nil, at date: Date = Date())
         throws(InventoryError) {
         try write { db in
-            guard var server = try Server.filter(Column("name") == name).fetchOne(db) else {
+            guard var server = try Server.named(name).fetchOne(db) else {
                 throw InventoryError.unknownServer(name)
             }
             server.lastConnectedAt = date.databasePrecision
@@ -93,7 +93,7 @@ extension Inventory {
                     summary.skipped.append("\(draft.name): \(error.message)")
                     continue
                 }
-                if var old = try Server.filter(Column("name") == draft.name).fetchOne(db) {
+                if var old = try Server.named(draft.name).fetchOne(db) {
                     let before = old
                     old.host = incoming.host
                     old.port = incoming.port
