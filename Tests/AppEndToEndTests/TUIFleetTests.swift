@@ -140,7 +140,7 @@ struct TUIFleetTests {
         try tmux.press("F6")
         try tmux.waitFor(text: "essh: echo same on 2 servers")
         let marker = "fleet-\(UUID().uuidString.prefix(8))"
-        let address = "essh-test@" + (try Spawn.run("/bin/hostname", [])).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = try MailInspector.localAddress()
         try tmux.type(address)
         try tmux.press("Tab", "C-u")
         try tmux.type(marker)

@@ -28,7 +28,7 @@ struct TUIOutputMailTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "is not a mail address")
         let marker = "tui-\(UUID().uuidString.prefix(8))"
-        let address = "essh-test@" + (try hostname())
+        let address = try MailInspector.localAddress()
         try tmux.press("C-u")
         try tmux.type(address)
         try tmux.press("Tab", "C-u")
@@ -74,9 +74,5 @@ struct TUIOutputMailTests {
         try tmux.press("C-u", "F10")
         try tmux.waitFor(text: "Time of connection:")
         try essh.quit()
-    }
-
-    private func hostname() throws -> String {
-        try Spawn.run("/bin/hostname", []).out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -22,8 +22,7 @@ struct TUIPromptAndIdleTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "[exit 0")
         #expect(try tmux.screen().contains(servers.user))
-        try tmux.press("F10")
-        try tmux.waitFor(text: "Time of connection:")
+        try essh.endSession()
         try essh.quit()
     }
 
