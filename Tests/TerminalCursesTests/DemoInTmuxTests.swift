@@ -51,7 +51,10 @@ import TestSupport
         try tmux.resize(width: 30, height: 8)
         try tmux.waitFor(text: "Terminal too small (30x8)")
         try tmux.resize(width: 120, height: 35)
-        screen = try tmux.waitFor("the full layout again") { $0.count >= 35 && $0[1].count == 120 }
+        // A whole 120x35 frame can reach tmux in several reads: wait for the output panel too, not the top row alone.
+        screen = try tmux.waitFor("the full layout again with the echoed line") { lines in
+            lines.count >= 35 && lines[1].count == 120 && lines.contains { $0.contains("│> hello 日本") }
+        }
         #expect(screen.contains { $0.contains("│> hello 日本") })
 
         try tmux.press("F1")
