@@ -7,32 +7,25 @@ import TestSupport
 struct TUIFleetTests {
     /// Saves these servers (the real sshd at each loopback address, the harness key) and opens essh on them.
     /// A tag `pw` saves the server as logging in with a password, `badkey` with a key the server refuses.
-    private func start(_ dir: TempDir, _ list: [(name: String, host: String, tag: String)]) throws -> TmuxSession {
-        let servers = try TestServers.require()
-        let db = dir.file("essh.db")
-        for (name, host, tag) in list {
-            let login = tag == "pw" ? ["--auth", "password"]
-                : ["--key", servers.key(tag == "badkey" ? "id_unauthorized" : "id_ed25519")]
-            let add = try Binary.runEssh(["servers", "add", name, "--host", host, "--port", "\(servers.port)",
-                                          "--user", servers.user, "--tag", tag] + login,
-                                         environment: ["ESSH_DB": db])
-            #expect(add.status == 0, "\(add.err)")
-        }
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
-            + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        return try TmuxSession(command: command, width: 100, height: 30)
+    private func start(_ list: [(name: String, host: String, tag: String)]) throws -> EsshInTmux {
+        try EsshInTmux(servers: list.map { name, host, tag in
+            EsshInTmux.Server(name, host: host, login: tag == "pw" ? .password
+                                  : .key(tag == "badkey" ? "id_unauthorized" : "id_ed25519"), tags: [tag])
+        })
     }
 
     @Test func markTwoServersRunACommandAndReadTheGroupedResults() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try start(dir, [("alpha", "127.0.0.2", "web"), ("beta", "127.0.0.3", "web"), ("gamma", "127.0.0.1", "db")])
-        defer { tmux.kill() }
+        let essh = try start([("alpha", "127.0.0.2", "web"), ("beta", "127.0.0.3", "web"), ("gamma", "127.0.0.1", "db")])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "gamma")
         // Space marks alpha and moves on; Space marks beta.
         try tmux.press("Space")
         try tmux.press("Space")
         try tmux.waitFor(text: "2 marked")
+        let selected = try tmux.waitForSelectedRow(containing: "gamma")
+        let selectedRows = try tmux.selectedRows()
+        #expect(selectedRows == [selected], "the selection moved on from alpha and beta: \(selectedRows)")
         try tmux.press("x")
         try tmux.waitFor(text: "Command to run on 2 servers at once")
         try tmux.type("echo same; printf '\\033[2J'")
@@ -68,15 +61,13 @@ struct TUIFleetTests {
         try tmux.type("tag:db")
         try tmux.press("Enter", "*")
         try tmux.waitFor(text: "1 marked")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try essh.quit()
     }
 
     @Test func escStopsTheServersStillRunningAndKeepsWhatFinished() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try start(dir, [("fast", "127.0.0.1", "a"), ("slow", "127.0.0.2", "a")])
-        defer { tmux.kill() }
+        let essh = try start([("fast", "127.0.0.1", "a"), ("slow", "127.0.0.2", "a")])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "slow")
         try tmux.press("*", "x")
         try tmux.waitFor(text: "Command to run on 2 servers")
@@ -92,16 +83,14 @@ struct TUIFleetTests {
         #expect(after.contains { $0.hasPrefix("slow") && $0.contains("cancelled") })
         try tmux.press("Escape")
         try tmux.waitFor(text: "2 marked")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try essh.quit()
     }
 
     @Test func onePasswordAskedOnceLogsInToThePasswordServers() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try start(dir, [("keyed", "127.0.0.1", "a"), ("pw1", "127.0.0.2", "pw"), ("pw2", "127.0.0.3", "pw")])
-        defer { tmux.kill() }
+        let essh = try start([("keyed", "127.0.0.1", "a"), ("pw1", "127.0.0.2", "pw"), ("pw2", "127.0.0.3", "pw")])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "pw2")
         try tmux.press("*", "x")
         try tmux.waitFor(text: "Command to run on 3 servers")
@@ -113,17 +102,16 @@ struct TUIFleetTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "3 servers: 3 ok in ")
         try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
-        try tmux.press("Escape", "q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try tmux.press("Escape")
+        try essh.quit()
     }
 
     @Test func thePasswordNeverGoesToAServerSavedWithAKey() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
         // The sshd would take the password from keyonly too; keyonly is saved with a key it refuses.
-        let tmux = try start(dir, [("keyonly", "127.0.0.1", "badkey"), ("pwsrv", "127.0.0.2", "pw")])
-        defer { tmux.kill() }
+        let essh = try start([("keyonly", "127.0.0.1", "badkey"), ("pwsrv", "127.0.0.2", "pw")])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "pwsrv")
         try tmux.press("*", "x")
         try tmux.waitFor(text: "Command to run on 2 servers")
@@ -135,15 +123,14 @@ struct TUIFleetTests {
         let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
         #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("unreachable") })
         #expect(screen.contains { $0.hasPrefix("pwsrv") && $0.contains(" ok ") })
-        try tmux.press("Escape", "q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try tmux.press("Escape")
+        try essh.quit()
     }
 
     @Test func f6MailsTheWholeReport() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try start(dir, [("alpha", "127.0.0.2", "a"), ("beta", "127.0.0.3", "a")])
-        defer { tmux.kill() }
+        let essh = try start([("alpha", "127.0.0.2", "a"), ("beta", "127.0.0.3", "a")])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "beta")
         try tmux.press("Space", "Space")
         try tmux.press("x")
@@ -153,7 +140,7 @@ struct TUIFleetTests {
         try tmux.press("F6")
         try tmux.waitFor(text: "essh: echo same on 2 servers")
         let marker = "fleet-\(UUID().uuidString.prefix(8))"
-        let address = "essh-test@" + (try Spawn.run("/bin/hostname", [])).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = try MailInspector.localAddress()
         try tmux.type(address)
         try tmux.press("Tab", "C-u")
         try tmux.type(marker)
@@ -165,7 +152,7 @@ struct TUIFleetTests {
         #expect(text.hasPrefix("Command: echo same\n2 servers: 2 ok in "))
         #expect(text.contains("\nalpha   ok           0     "))
         #expect(text.hasSuffix("\n== alpha, beta (2 servers) · ok (exit 0)\nsame\n"))
-        try tmux.press("Escape", "q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try tmux.press("Escape")
+        try essh.quit()
     }
 }

@@ -7,19 +7,9 @@ import TestSupport
 struct TUIInTmuxTests {
     @Test func connectRunSeeOutputEndAndQuit() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let db = dir.file("essh.db")
-        let env = ["ESSH_DB": db]
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", servers.host, "--port", "\(servers.port)",
-                                      "--user", servers.user, "--key", servers.key("id_ed25519")],
-                                     environment: env)
-        #expect(add.status == 0, "\(add.err)")
-
-        let command = "cd \(dir.path) && ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) LANG=C.UTF-8 "
-            + "TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(servers: [.box()])
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor("box with its latency") { $0.contains { $0.contains("box") && $0.contains(" ms") } }
         try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
@@ -37,9 +27,8 @@ struct TUIInTmuxTests {
         try tmux.press("F5")
         try tmux.waitFor(text: "raw (F5 table)")
         try tmux.press("F10")
-        let summary = try tmux.waitFor(text: "Time of connection:")
-        let pattern = #"Time of connection: \d+ seconds?"#
-        #expect(summary.contains { $0.range(of: pattern, options: .regularExpression) != nil })
+        let time = try tmux.waitForLine(containing: "Time of connection:")
+        #expect(time.range(of: #"Time of connection: \d+ seconds?"#, options: .regularExpression) != nil, "\(time)")
         try tmux.press("Enter")
         try tmux.waitFor(text: "just now")
         // The detected OS was saved, and the command went into the server's history (Up recalls it).
@@ -50,26 +39,17 @@ struct TUIInTmuxTests {
         try tmux.waitFor(text: "> echo héllo")
         try tmux.press("C-u", "F10")
         try tmux.waitFor(text: "Time of connection:")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try essh.quit()
         #expect(try tmux.display("#{alternate_on}") == "0", "the terminal is restored")
-        let list = try Binary.runEssh(["servers", "list"], environment: env)
+        let list = try essh.run(["servers", "list"])
         #expect(list.out.contains("linux"))
     }
 
     @Test func unknownHostKeyIsAskedWithItsFingerprintAndRefusalSaysWhy() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let db = dir.file("essh.db")
-        _ = try Binary.runEssh(["servers", "add", "box", "--host", servers.host, "--port", "\(servers.port)",
-                                "--user", servers.user, "--key", servers.key("id_ed25519")],
-                               environment: ["ESSH_DB": db])
-        let knownHosts = dir.file("known_hosts")
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(knownHosts) LANG=C.UTF-8 TERM=xterm-256color "
-            + "\(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(servers: [.box()], knownHosts: .empty)
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "box")
         try tmux.press("Enter")
         try tmux.waitFor(text: servers.ed25519Fingerprint)
@@ -79,11 +59,10 @@ struct TUIInTmuxTests {
         try tmux.waitFor(text: servers.ed25519Fingerprint)
         try tmux.press("a")
         try tmux.waitFor(text: "Type a command")
-        let saved = (try? String(contentsOfFile: knownHosts, encoding: .utf8)) ?? ""
+        let saved = (try? String(contentsOfFile: essh.knownHosts, encoding: .utf8)) ?? ""
         #expect(!saved.isEmpty, "Accept and save wrote the key")
         try tmux.press("C-d")
         try tmux.waitFor(text: "Time of connection:")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+        try essh.quit()
     }
 }

@@ -7,18 +7,11 @@ import TestSupport
 struct TUIOutputMailTests {
     @Test func mailSaveAndPipeTheLastOutput() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let db = dir.file("essh.db")
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", servers.host, "--port", "\(servers.port)",
-                                      "--user", servers.user, "--key", servers.key("id_ed25519")],
-                                     environment: ["ESSH_DB": db])
-        #expect(add.status == 0, "\(add.err)")
         // HOME is the test's folder, so F7's default file lands there.
-        let command = "cd \(dir.path) && HOME=\(dir.path) ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) "
-            + "LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(servers: [.box()], homeInFolder: true)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        let dir = essh.dir
         try tmux.waitFor(text: "box")
         try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
@@ -35,7 +28,7 @@ struct TUIOutputMailTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "is not a mail address")
         let marker = "tui-\(UUID().uuidString.prefix(8))"
-        let address = "essh-test@" + (try hostname())
+        let address = try MailInspector.localAddress()
         try tmux.press("C-u")
         try tmux.type(address)
         try tmux.press("Tab", "C-u")
@@ -80,11 +73,6 @@ struct TUIOutputMailTests {
         try tmux.waitFor(text: "> ps |")
         try tmux.press("C-u", "F10")
         try tmux.waitFor(text: "Time of connection:")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
-    }
-
-    private func hostname() throws -> String {
-        try Spawn.run("/bin/hostname", []).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try essh.quit()
     }
 }

@@ -7,15 +7,10 @@ import TestSupport
 struct TUIQuickConnectSaveTests {
     @Test func theSummaryOffersToSaveTheHostAndTheFormIsFilledWithTheLogin() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let db = dir.file("essh.db")
         // No agent and an empty home: the only way in is the password, which the saved server must then use.
-        let command = "env -u SSH_AUTH_SOCK HOME=\(dir.path) ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) "
-            + "XDG_STATE_HOME=\(dir.path)/state LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); "
-            + "echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(unset: ["SSH_AUTH_SOCK"], homeInFolder: true)
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "eSSH — Servers")
         try tmux.press("n")
         try tmux.waitFor(text: "Quick connect")
@@ -25,8 +20,7 @@ struct TUIQuickConnectSaveTests {
         try tmux.type(servers.password)
         try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
-        try tmux.press("F10")
-        let summary = try tmux.waitFor(text: "Time of connection:")
+        let summary = try essh.endSession()
         #expect(summary.contains { $0.contains("Not a saved server: s saves it.") })
         #expect(summary.contains { $0.hasPrefix("s Save server") })
         try tmux.press("s")
@@ -37,9 +31,8 @@ struct TUIQuickConnectSaveTests {
         #expect(form.contains { $0.contains("Auth") && $0.contains("password") }, "the login used: \(text)")
         try tmux.press("Enter")
         try tmux.waitFor(text: "Saved \(servers.host).")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
-        let list = try Binary.runEssh(["servers", "list", "--json"], environment: ["ESSH_DB": db])
+        try essh.quit()
+        let list = try essh.run(["servers", "list", "--json"])
         #expect(list.status == 0, "\(list.err)")
         #expect(list.out.contains("\"\(servers.host)\"") && list.out.contains("\(servers.port)")
                 && list.out.contains(servers.user) && list.out.contains("\"password\""), "\(list.out)")

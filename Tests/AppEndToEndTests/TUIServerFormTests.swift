@@ -6,13 +6,9 @@ import TestSupport
 @Suite("essh TUI: servers form and settings")
 struct TUIServerFormTests {
     @Test func addEditAndDeleteAServerThroughTheScreens() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let db = dir.file("essh.db")
-        let env = ["ESSH_DB": db]
-        let command = "ESSH_DB=\(db) LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(knownHosts: .empty)
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.waitFor(text: "No servers yet")
 
         try tmux.press("a")
@@ -36,7 +32,7 @@ struct TUIServerFormTests {
         try tmux.waitFor(text: "Edit server web-ü1")
         try tmux.press("Tab", "Tab", "Tab", "C-u", "Enter")
         try tmux.waitFor(text: "Saved web-ü1.")
-        let list = try Binary.runEssh(["servers", "list"], environment: env)
+        let list = try essh.run(["servers", "list"])
         #expect(list.out.contains("web-ü1"))
         #expect(list.out.contains("192.0.2.10"))
         #expect(!list.out.contains("deploy"), "the emptied user field removed the user")
@@ -59,9 +55,8 @@ struct TUIServerFormTests {
         try tmux.type("000")
         try tmux.press("Enter")
         try tmux.waitFor(text: "Settings saved.")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
-        let empty = try Binary.runEssh(["servers", "list"], environment: env)
+        try essh.quit()
+        let empty = try essh.run(["servers", "list"])
         #expect(!empty.out.contains("web-ü1"))
     }
 }

@@ -6,39 +6,25 @@ import TestSupport
 /// sequences, and resizing while output streams.
 @Suite("essh TUI session under stress")
 struct TUISessionStressTests {
-    private static func start(_ dir: TempDir, servers: TestServers, width: Int = 100, height: Int = 30) throws
-        -> TmuxSession
-    {
-        let db = dir.file("essh.db")
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", servers.host, "--port", "\(servers.port)",
-                                      "--user", servers.user, "--key", servers.key("id_ed25519")],
-                                     environment: ["ESSH_DB": db])
-        #expect(add.status == 0, "\(add.err)")
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(servers.knownHosts) XDG_STATE_HOME=\(dir.path)/state "
-            + "LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; sleep 30"
-        let tmux = try TmuxSession(command: command, width: width, height: height)
-        try tmux.waitFor(text: "box")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "Type a command")
-        return tmux
-    }
-
-    /// The screen without the empty line `capture-pane` ends with.
-    private static func rows(_ screen: [String]) -> [String] {
-        screen.last == "" ? Array(screen.dropLast()) : screen
-    }
-
-    private static func run(_ tmux: TmuxSession, _ command: String) throws {
-        try tmux.type(command)
-        try tmux.press("Enter")
+    /// essh on `box`, in a session (the command line waiting).
+    private static func start() throws -> EsshInTmux {
+        let essh = try EsshInTmux(servers: [.box()])
+        let tmux = essh.tmux
+        do {
+            try tmux.waitFor(text: "box")
+            try tmux.press("Enter")
+            try tmux.waitFor(text: "Type a command")
+        } catch {
+            essh.stop()
+            throw error
+        }
+        return essh
     }
 
     /// Ends the session and quits, checking the program exits cleanly.
-    private static func finish(_ tmux: TmuxSession) throws {
-        try tmux.press("F10")
-        try tmux.waitFor(text: "Time of connection:")
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
+    private static func finish(_ essh: EsshInTmux) throws {
+        try essh.endSession()
+        try essh.quit()
     }
 
     /// `connected 00:01:23` from the header.
@@ -52,12 +38,10 @@ struct TUISessionStressTests {
     private static func seconds(since start: Date) -> Double { Date().timeIntervalSince(start) }
 
     @Test func twentyMegabytesStreamWhileKeysAreHandledAtOnceAndTheSessionGoesOn() throws {
-        let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, servers: servers)
-        defer { tmux.kill() }
-        try Self.run(tmux, "head -c 20000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo STREAM-DONE")
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.enter("head -c 20000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo STREAM-DONE")
         try tmux.waitFor(text: "running head -c")
         // PgUp in the middle of the stream is handled promptly (the view stops following); 3 s leaves room for
         // the debug build on a loaded machine (before flow control the stream took minutes to show).
@@ -67,23 +51,21 @@ struct TUISessionStressTests {
         #expect(Self.seconds(since: pressed) < 3, "PgUp took \(Self.seconds(since: pressed)) s")
         try tmux.waitFor(text: "exit 0", timeout: 120)
         try tmux.press("End")
-        let done = Self.rows(try tmux.waitFor(text: "[exit 0", timeout: 10))
+        let done = TmuxSession.rows(try tmux.waitFor(text: "[exit 0", timeout: 10))
         let output = Array(done.dropFirst().dropLast(3))
         #expect(output.suffix(2).first == "STREAM-DONE", "the end of the output arrived: \(output)")
         let lines = output.filter { $0.hasPrefix("x") }
         #expect(lines.count >= 20 && lines.allSatisfy { $0.count == 100 }, "every line is whole: \(output)")
-        try Self.run(tmux, "echo still-alive-$((6*7))")
+        try tmux.enter("echo still-alive-$((6*7))")
         try tmux.waitFor(text: "still-alive-42")
-        try Self.finish(tmux)
+        try Self.finish(essh)
     }
 
     @Test func escStopsALongCommandAndAnEndlessStreamPromptlyAndTheClockTicksMeanwhile() throws {
-        let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, servers: servers)
-        defer { tmux.kill() }
-        try Self.run(tmux, "sleep 100")
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.enter("sleep 100")
         try tmux.waitFor(text: "running sleep 100")
         var pressed = Date()
         try tmux.press("Escape")
@@ -92,7 +74,7 @@ struct TUISessionStressTests {
         #expect(stopped.contains { $0.hasPrefix("[stopped (Esc)") }, "the output says it was stopped")
         #expect(!stopped.contains { $0.contains("running sleep") })
 
-        try Self.run(tmux, "cat /dev/zero | tr '\\0' y | fold -w 80")
+        try tmux.enter("cat /dev/zero | tr '\\0' y | fold -w 80")
         let streaming = try tmux.waitFor("endless lines of y") {
             $0.contains { $0.hasPrefix(String(repeating: "y", count: 80)) }
         }
@@ -108,22 +90,21 @@ struct TUISessionStressTests {
         try tmux.press("Escape")
         stopped = try tmux.waitFor(text: "stopped (Esc)", timeout: 5)
         #expect(Self.seconds(since: pressed) < 3, "Esc took \(Self.seconds(since: pressed)) s")
-        try Self.run(tmux, "echo next-$((2+3))")
+        try tmux.enter("echo next-$((2+3))")
         try tmux.waitFor(text: "next-5")
-        try Self.finish(tmux)
+        try Self.finish(essh)
     }
 
     @Test func hostileEscapeSequencesAreShownAsTextAndTheScreenStaysIntact() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, servers: servers)
-        defer { tmux.kill() }
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
         let title = try tmux.display("#{pane_title}")
-        try Self.run(tmux, #"printf '\033[2J\033[H\033]0;pwned\007\033]52;c;cHduZWQ=\007\033[31mRED'"#)
+        try tmux.enter(#"printf '\033[2J\033[H\033]0;pwned\007\033]52;c;cHduZWQ=\007\033[31mRED'"#)
         let screen = try tmux.waitFor(text: "[exit 0")
         #expect(screen[0].contains("\(servers.user)@127.0.0.1:\(servers.port)"), "header intact: \(screen[0])")
-        #expect(Self.rows(screen).last?.hasPrefix("Esc Stop") == true, "key bar intact: \(screen)")
+        #expect(TmuxSession.rows(screen).last?.hasPrefix("Esc Stop") == true, "key bar intact: \(screen)")
         #expect(screen.contains("Connected to \(servers.user)@127.0.0.1:\(servers.port). Type a command and "
             + "press Enter."), "the clear-screen sequence cleared nothing")
         #expect(screen.contains("␛[2J␛[H␛]0;pwned␇␛]52;c;cHduZWQ=␇RED"), "the sequences shown as text: \(screen)")
@@ -131,25 +112,24 @@ struct TUISessionStressTests {
         #expect(try tmux.tmux(["list-buffers"]).isEmpty, "nothing reached the clipboard")
         let coloured = try tmux.screen(colors: true)
         #expect(!coloured.contains { $0.contains("RED") && $0.contains("\u{1B}[31m") }, "RED is not red")
-        try Self.run(tmux, "echo fine")
+        try tmux.enter("echo fine")
         try tmux.waitFor("the session working") { $0.contains("fine") }
-        try Self.finish(tmux)
+        try Self.finish(essh)
     }
 
     @Test func resizingWhileOutputStreamsLosesNothingAndRedrawsTheLayout() throws {
         let servers = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, servers: servers)
-        defer { tmux.kill() }
-        try Self.run(tmux, "seq 1 200000")
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.enter("seq 1 200000")
         try tmux.waitFor(text: "running seq")
         let sizes = [(80, 24), (132, 40), (60, 20), (100, 30), (90, 26)]
         for (width, height) in sizes {
             try tmux.resize(width: width, height: height)
             usleep(150_000)
         }
-        let done = Self.rows(try tmux.waitFor(text: "[exit 0", timeout: 60))
+        let done = TmuxSession.rows(try tmux.waitFor(text: "[exit 0", timeout: 60))
         #expect(done.count == 26, "the pane is 26 rows: \(done.count)")
         #expect(done[0].contains("\(servers.user)@127.0.0.1"), "header redrawn: \(done[0])")
         #expect(done[25].hasPrefix("Esc Stop"), "key bar redrawn at the new bottom: \(done[25])")
@@ -171,8 +151,8 @@ struct TUISessionStressTests {
         }
         try tmux.press("Escape")
         try tmux.waitFor("the command line back") { $0.contains { $0 == ">" || $0.hasPrefix("> ") } }
-        try Self.run(tmux, "echo after-resize")
+        try tmux.enter("echo after-resize")
         try tmux.waitFor("the session working") { $0.contains("after-resize") }
-        try Self.finish(tmux)
+        try Self.finish(essh)
     }
 }

@@ -6,18 +6,16 @@ import TestSupport
 /// over, the shell works like ssh, and the interface comes back intact however the shell ends.
 @Suite("essh TUI: interactive shell")
 struct TUIShellTests {
-    private static func start(_ dir: TempDir, _ s: TestServers, auth: [String]? = nil) throws -> TmuxSession {
-        let db = dir.file("essh.db")
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", s.host, "--port", "\(s.port)",
-                                      "--user", s.user] + (auth ?? ["--key", s.key("id_ed25519")]),
-                                     environment: ["ESSH_DB": db])
-        #expect(add.status == 0, "\(add.err)")
-        let command = "ESSH_DB=\(db) ESSH_KNOWN_HOSTS=\(s.knownHosts) XDG_STATE_HOME=\(dir.path)/state "
-            + "LANG=C.UTF-8 TERM=xterm-256color \(Binary.essh); echo ESSH-EXITED-$?; "
-            + "if stty -a | grep -Eqw -- '-icanon|-echo|-isig'; then echo TTY-RAW; else echo TTY-SANE; fi; sleep 60"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
-        try tmux.waitFor("box with its latency") { $0.contains { $0.contains("box") && $0.contains(" ms") } }
-        return tmux
+    /// essh on `box` (saved with `login`), its servers list showing box's latency.
+    private static func start(login: EsshInTmux.Server.Login = .key("id_ed25519")) throws -> EsshInTmux {
+        let essh = try EsshInTmux(servers: [.box(login: login)])
+        do {
+            try essh.tmux.waitFor("box with its latency") { $0.contains { $0.contains("box") && $0.contains(" ms") } }
+        } catch {
+            essh.stop()
+            throw error
+        }
+        return essh
     }
 
     /// The servers list as the TUI draws it: header, the box row, the key bar on the last row.
@@ -31,18 +29,16 @@ struct TUIShellTests {
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
     }
 
-    private func quit(_ tmux: TmuxSession) throws {
-        try tmux.press("q")
-        try tmux.waitFor(text: "ESSH-EXITED-0")
-        try tmux.waitFor(text: "TTY-SANE")
+    private func quit(_ essh: EsshInTmux) throws {
+        try essh.quit()
+        try essh.tmux.waitFor(text: "TTY-SANE")
     }
 
     @Test func fromTheServersTheShellRunsResizesExitsWithItsStatusAndTheListComesBack() throws {
         let s = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, s)
-        defer { tmux.kill() }
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.press("t")
         try waitForPrompt(tmux, s)
         #expect(try tmux.display("#{alternate_on}") == "0", "the shell has the normal screen, as ssh does")
@@ -60,15 +56,14 @@ struct TUIShellTests {
             $0.count >= 35 && $0[34].hasPrefix("Enter Connect") && $0.contains { $0.contains("just now") }
         }
         expectServersScreen(list, height: 35)
-        try quit(tmux)
+        try quit(essh)
     }
 
     @Test func f8InASessionComesBackToTheSessionAfterTildeDotAndEndsItWhenTheServerDies() throws {
         let s = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, s)
-        defer { tmux.kill() }
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
         try tmux.type("echo before-shell")
@@ -85,7 +80,7 @@ struct TUIShellTests {
         let summary = try tmux.waitFor(text: "Shell summary")
         #expect(summary.contains { $0.contains("(~.)") })
         #expect(summary.contains { $0.contains("Time of connection:") })
-        #expect(summary.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("Enter Session") == true)
+        #expect(TmuxSession.keyBar(summary)?.hasPrefix("Enter Session") == true)
         try tmux.press("Enter")
         // The same session, its output intact, still working.
         let session = try tmux.waitFor(text: "[shell · Disconnected")
@@ -107,31 +102,29 @@ struct TUIShellTests {
         try tmux.press("Enter")
         let list = try tmux.waitFor("the servers list") { $0.contains { $0.contains("box") && $0.contains("linux") } }
         expectServersScreen(list, height: 30)
-        try quit(tmux)
+        try quit(essh)
     }
 
     @Test func aTerminatingSignalMidShellLeavesTheTerminalSane() throws {
         let s = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, s)
-        defer { tmux.kill() }
+        let essh = try Self.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.press("t")
         try waitForPrompt(tmux, s)
         let pane = Int32(try tmux.display("#{pane_pid}")) ?? -1
-        let essh = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
-        kill(essh, SIGTERM)
-        try tmux.waitFor(text: "ESSH-EXITED-143")
+        let pid = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
+        kill(pid, SIGTERM)
+        try essh.waitForExit(143)
         try tmux.waitFor(text: "TTY-SANE")
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
 
     @Test func aPasswordServerAsksInTheInterfaceThenTheShellOpens() throws {
         let s = try TestServers.require()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let tmux = try Self.start(dir, s, auth: ["--auth", "password"])
-        defer { tmux.kill() }
+        let essh = try Self.start(login: .password)
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try tmux.press("F8")
         try tmux.waitFor(text: "Password for \(s.user)@")
         try tmux.type(s.password)
@@ -145,6 +138,6 @@ struct TUIShellTests {
         #expect(summary.contains { $0.contains("Exit status: 0") })
         try tmux.press("Enter")
         try tmux.waitFor(text: "eSSH — Servers")
-        try quit(tmux)
+        try quit(essh)
     }
 }

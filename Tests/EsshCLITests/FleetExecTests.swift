@@ -247,9 +247,10 @@ import TestSupport
         defer { dir.cleanup() }
         try fleet(s, dir)
         let command = #"printf 'a\033]0;pwned\007b\n'"#
-        let tmux = try TmuxSession(command: "ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec web1,web2 "
-                                   + "--known-hosts \(s.knownHosts) -- \"\(command)\"; sleep 30", width: 80, height: 10)
-        defer { tmux.kill() }
+        let session = try EsshInTmux(arguments: "exec web1,web2 --known-hosts \(s.knownHosts) -- \"\(command)\"",
+                                     in: dir, width: 80, height: 10)
+        defer { session.stop() }
+        let tmux = session.tmux
         let screen = try tmux.waitFor(text: "2 servers: 2 ok")
         #expect(screen.contains("web1: a␛]0;pwned␇b") && screen.contains("web2: a␛]0;pwned␇b"))
         #expect(try tmux.display("#{pane_title}") != "pwned")
@@ -265,10 +266,10 @@ import TestSupport
         // The error line holds text essh did not write itself (here the refused login names the user, escape
         // sequence and all; a server's own words, such as the login methods it offers, come the same way).
         let odd = "$(printf 'x\\033]0;pwned\\007y')@127.0.0.1:\(s.port)"
-        let tmux = try TmuxSession(command: "HOME=\(dir.path) ESSH_DB=\(dir.file("essh.db")) \(Binary.essh) exec "
-                                   + "\"web1,\(odd)\" --known-hosts \(s.knownHosts) -- true; sleep 30",
-                                   width: 100, height: 10)
-        defer { tmux.kill() }
+        let session = try EsshInTmux(arguments: "exec \"web1,\(odd)\" --known-hosts \(s.knownHosts) -- true",
+                                     homeInFolder: true, in: dir, width: 100, height: 10)
+        defer { session.stop() }
+        let tmux = session.tmux
         let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
         #expect(screen.contains { $0.hasPrefix("x␛]0;pwned␇y@127.0.0.1:\(s.port): essh: ") }, "\(screen)")
         #expect(try tmux.display("#{pane_title}") != "pwned")

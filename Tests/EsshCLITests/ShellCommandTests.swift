@@ -4,16 +4,6 @@ import TestSupport
 
 /// `essh shell` / `essh DEST` in a real terminal (tmux) against the real test sshd.
 @Suite("essh shell in tmux") struct ShellCommandTests {
-    /// After essh ends, the outer shell says whether the terminal was left in raw mode.
-    static let afterwards = "echo EXIT=$?; if stty -a | grep -Eqw -- '-icanon|-echo|-isig'; then echo TTY-RAW; "
-        + "else echo TTY-SANE; fi; sleep 60"
-
-    func start(_ s: TestServers, _ args: String, width: Int = 100, height: Int = 30) throws -> TmuxSession {
-        let command = "cd \(NSTemporaryDirectory()) && TERM=xterm-256color LANG=C.UTF-8 \(Binary.essh) \(args); "
-            + Self.afterwards
-        return try TmuxSession(command: command, width: width, height: height)
-    }
-
     func connection(_ s: TestServers) -> String {
         "--known-hosts \(s.knownHosts) -i \(s.key("id_ed25519")) -p \(s.port) \(s.user)@127.0.0.1"
     }
@@ -28,8 +18,9 @@ import TestSupport
 
     @Test func typedCommandsRunResizesReachTheServerAndTheExitStatusComesBack() throws {
         let s = try TestServers.require()
-        let tmux = try start(s, "shell " + connection(s))
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(arguments: "shell " + connection(s))
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         try RemoteShellScript.typeAndResize(tmux, from: (100, 30), to: (120, 40))
         // Ctrl-C reaches the remote PTY (raw mode): it interrupts the remote command, not essh.
@@ -41,7 +32,7 @@ import TestSupport
         try tmux.waitFor(text: "still-here")
         try tmux.type("exit 3")
         try tmux.press("Enter")
-        let screen = try tmux.waitFor(text: "EXIT=3")
+        let screen = try essh.waitForExit(3)
         #expect(screen.contains { $0.contains("exited with status 3") })
         #expect(screen.contains { $0.contains("Connected for") })
         try tmux.waitFor(text: "TTY-SANE")
@@ -49,8 +40,9 @@ import TestSupport
 
     @Test func tildeDotLeavesAndTildeQuestionMarkListsTheEscapes() throws {
         let s = try TestServers.require()
-        let tmux = try start(s, connection(s))  // `essh DEST` is `essh shell DEST`
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(arguments: connection(s))  // `essh DEST` is `essh shell DEST`
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         try tmux.type("echo one")
         try tmux.press("Enter")
@@ -63,48 +55,51 @@ import TestSupport
         try tmux.waitFor(text: "a~.b")
         try tmux.waitFor(text: "\(s.home)/: Is a directory")
         try tmux.type("~.")
-        let screen = try tmux.waitFor(text: "EXIT=255")
+        let screen = try essh.waitForExit(255)
         #expect(screen.contains { $0.contains("Disconnected from the shell") })
         try tmux.waitFor(text: "TTY-SANE")
     }
 
     @Test func killingTheServersProcessEndsTheShellWithAClearMessage() throws {
         let s = try TestServers.require()
-        let tmux = try start(s, "shell " + connection(s))
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(arguments: "shell " + connection(s))
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let sshd = try esshConnection(tmux, s)
         sshd.signal(SIGKILL)
-        let screen = try tmux.waitFor(text: "EXIT=255", timeout: 10)
+        let screen = try essh.waitForExit(255, timeout: 10)
         #expect(screen.contains { $0.contains("was lost") })
         try tmux.waitFor(text: "TTY-SANE")
     }
 
     @Test func aServerThatStopsAnsweringIsNoticedByKeepalives() throws {
         let s = try TestServers.require()
-        let tmux = try start(s, "shell --keepalive 1 " + connection(s))
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(arguments: "shell --keepalive 1 " + connection(s))
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let sshd = try esshConnection(tmux, s)
         // Stopped, the server's processes keep the TCP connection open but say nothing: a dead network.
         sshd.signal(SIGSTOP)
         defer { sshd.signal(SIGCONT); sshd.signal(SIGKILL) }
-        let screen = try tmux.waitFor(text: "EXIT=255", timeout: 15)
+        let screen = try essh.waitForExit(255, timeout: 15)
         #expect(screen.joined().contains("did not answer 3 keepalives"))
         try tmux.waitFor(text: "TTY-SANE")
     }
 
     @Test func aTerminatingSignalRestoresTheTerminal() throws {
         let s = try TestServers.require()
-        let tmux = try start(s, "shell " + connection(s))
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(arguments: "shell " + connection(s))
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         let pane = Int32(try tmux.display("#{pane_pid}")) ?? -1
-        let essh = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
-        kill(essh, SIGTERM)
+        let pid = try #require(SSHDConnection.descendant(of: pane, named: "essh"))
+        kill(pid, SIGTERM)
         let screen = try tmux.waitFor(text: "TTY-", timeout: 10)
         #expect(screen.contains { $0.contains("TTY-SANE") })
-        #expect(screen.contains { $0.contains("EXIT=130") }, "interrupted, as essh exec says it")
+        #expect(screen.contains { $0.contains(EsshInTmux.exitMarker + "130 ") }, "interrupted, as essh exec says it")
         #expect(screen.contains { $0.contains("was interrupted") })
     }
 
@@ -113,26 +108,23 @@ import TestSupport
         let dir = try TempDir()
         defer { dir.cleanup() }
         let db = dir.file("essh.db")
-        let add = try Binary.runEssh(["servers", "add", "box", "--host", s.host, "--port", "\(s.port)",
-                                      "--user", s.user, "--key", s.key("id_ed25519")], environment: ["ESSH_DB": db])
-        #expect(add.status == 0, "\(add.err)")
-        let tmux = try start(s, "--db \(db) --known-hosts \(s.knownHosts) box")
-        defer { tmux.kill() }
+        let essh = try EsshInTmux(servers: [.box()], arguments: "--db \(db) --known-hosts \(s.knownHosts) box", in: dir)
+        defer { essh.stop() }
+        let tmux = essh.tmux
         try RemoteShellScript.waitForPrompt(tmux, user: s.user)
         try tmux.type("exit")
         try tmux.press("Enter")
-        try tmux.waitFor(text: "EXIT=0")
+        try essh.waitForExit(0)
         let list = try Binary.runEssh(["servers", "list", "--json"], environment: ["ESSH_DB": db])
         #expect(list.out.contains("\"last_connected\" : \"20"), "\(list.out)")
     }
 
     @Test func anUnknownWordIsNeitherACommandNorAServer() throws {
-        let s = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let tmux = try start(s, "--db \(dir.file("essh.db")) lsit")
-        defer { tmux.kill() }
-        let screen = try tmux.waitFor(text: "EXIT=255")
+        let essh = try EsshInTmux(arguments: "--db \(dir.file("essh.db")) lsit", in: dir)
+        defer { essh.stop() }
+        let screen = try essh.waitForExit(255)
         let text = screen.joined(separator: " ")
         #expect(text.contains("could not be resolved"))
         #expect(text.contains("lsit"))

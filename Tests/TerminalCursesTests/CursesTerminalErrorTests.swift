@@ -13,9 +13,7 @@ import TestSupport
     }
 
     @Test func anUnknownTerminalTypeIsNamedInTheMessage() throws {
-        let demo = Binary.product("TUIKitDemo")
-        let script = "\(demo) 2>&1; echo EXIT=$?; sleep 300"
-        let tmux = try TmuxSession(command: "env TERM=no-such-terminal LANG=C.UTF-8 sh -c '\(script)'")
+        let tmux = try TmuxSession.launch(Binary.product("TUIKitDemo"), environment: ["TERM": "no-such-terminal"])
         defer { tmux.kill() }
         let screen = try tmux.waitFor(text: "EXIT=")
         #expect(screen.contains { $0.contains("EXIT=1") })

@@ -5,19 +5,16 @@ import TestSupport
 /// TUIKit and TerminalCurses end to end: the built TUIKitDemo in a real terminal (tmux), driven by keys, resized,
 /// fed hostile output, and checked for leaving the terminal as it found it.
 @Suite(.serialized) struct DemoInTmuxTests {
-    /// Runs the demo under `sh`, then reports its exit status and whether the tty modes came back unchanged.
-    private static func command(_ args: String, environment: String) -> String {
-        let demo = Binary.product("TUIKitDemo")
-        let script = """
-            before=$(stty -g); \(demo) \(args); rc=$?; after=$(stty -g); \
-            if [ "$before" = "$after" ]; then r=yes; else r=no; fi; \
-            printf 'EXIT=%s RESTORED=%s\\n' "$rc" "$r"; sleep 300
-            """
-        return "env \(environment) LANG=C.UTF-8 sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"
+    /// The demo with `args` in a terminal; afterwards the pane says `EXIT=<status> RESTORED=yes|no` (whether the
+    /// tty modes came back unchanged).
+    private static func start(_ args: String, environment: [String: String] = [:], unset: [String] = [],
+                              width: Int = 120, height: Int = 35) throws -> TmuxSession {
+        try TmuxSession.launch(Binary.product("TUIKitDemo"), arguments: args, environment: environment, unset: unset,
+                               width: width, height: height)
     }
 
     @Test func demoShowsHostileOutputInertlyFollowsKeysAndResizesAndRestoresTheTerminalOnExit() throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 40 --interval-ms 5", environment: "-u NO_COLOR"))
+        let tmux = try Self.start("--lines 40 --interval-ms 5", unset: ["NO_COLOR"])
         defer { tmux.kill() }
         var screen = try tmux.waitFor(text: "-- end of stream --")
         #expect(screen[0].contains("TUIKit demo"))
@@ -54,7 +51,10 @@ import TestSupport
         try tmux.resize(width: 30, height: 8)
         try tmux.waitFor(text: "Terminal too small (30x8)")
         try tmux.resize(width: 120, height: 35)
-        screen = try tmux.waitFor("the full layout again") { $0.count >= 35 && $0[1].count == 120 }
+        // A whole 120x35 frame can reach tmux in several reads: wait for the output panel too, not the top row alone.
+        screen = try tmux.waitFor("the full layout again with the echoed line") { lines in
+            lines.count >= 35 && lines[1].count == 120 && lines.contains { $0.contains("│> hello 日本") }
+        }
         #expect(screen.contains { $0.contains("│> hello 日本") })
 
         try tmux.press("F1")
@@ -77,8 +77,7 @@ import TestSupport
     }
 
     @Test func theMouseWheelScrollsTheOutput() throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 60 --interval-ms 1", environment: ""),
-                                   width: 100, height: 20)
+        let tmux = try Self.start("--lines 60 --interval-ms 1", width: 100, height: 20)
         defer { tmux.kill() }
         try tmux.waitFor(text: "-- end of stream --")
         let before = try tmux.screen()
@@ -106,7 +105,7 @@ import TestSupport
     }
 
     @Test func noColorTurnsColoursOffButKeepsReverseVideo() throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 10 --interval-ms 1", environment: "NO_COLOR=1"))
+        let tmux = try Self.start("--lines 10 --interval-ms 1", environment: ["NO_COLOR": "1"])
         defer { tmux.kill() }
         try tmux.waitFor(text: "-- end of stream --")
         let colored = try tmux.screen(colors: true).joined()
@@ -120,25 +119,24 @@ import TestSupport
     /// SIGABRT): the terminal modes come back and the program still dies of the signal.
     @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGSEGV, 139), (SIGABRT, 134)])
     func aFatalSignalWhileStreamingRestoresTheTerminal(signal: Int32, status: Int) throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 100000 --interval-ms 2",
-                                                         environment: "SWIFT_BACKTRACE=enable=no"))
+        let tmux = try Self.start("--lines 100000 --interval-ms 2", environment: ["SWIFT_BACKTRACE": "enable=no"])
         defer { tmux.kill() }
         try tmux.waitFor(text: "streaming")
-        kill(try demoPID(tmux), signal)
+        kill(try tmux.paneChild(named: "TUIKitDemo"), signal)
         try tmux.waitFor(text: "EXIT=\(status) RESTORED=yes")
         #expect(try tmux.display("#{alternate_on}") == "0")
         #expect(try tmux.display("#{cursor_flag}") == "1")
     }
 
     @Test func anIdleDemoSleepsInsteadOfSpinning() throws {
-        let tmux = try TmuxSession(command: Self.command("--lines 5 --interval-ms 1", environment: ""))
+        let tmux = try Self.start("--lines 5 --interval-ms 1")
         defer { tmux.kill() }
         try tmux.waitFor(text: "-- end of stream --")
-        let demo = try demoPID(tmux)
+        let demo = try tmux.paneChild(named: "TUIKitDemo")
         usleep(300_000)
-        let (switchesBefore, cpuBefore) = (try contextSwitches(demo), try cpuTicks(demo))
+        let (switchesBefore, cpuBefore) = (try ProcessStats.contextSwitches(demo), try ProcessStats.cpuTicks(demo))
         usleep(2_000_000)
-        let (switchesAfter, cpuAfter) = (try contextSwitches(demo), try cpuTicks(demo))
+        let (switchesAfter, cpuAfter) = (try ProcessStats.contextSwitches(demo), try ProcessStats.cpuTicks(demo))
         // Blocked in poll() with no timeout: a busy loop would burn ~200 ticks (2 s of CPU) and a 10 ms poll
         // loop would switch ~200 times.
         let woke = switchesAfter - switchesBefore
@@ -148,32 +146,4 @@ import TestSupport
         try tmux.waitFor(text: "EXIT=0 RESTORED=yes")
     }
 
-    private func demoPID(_ tmux: TmuxSession) throws -> pid_t {
-        let shell = try tmux.display("#{pane_pid}")
-        let found = try Spawn.run("/usr/bin/pgrep", ["-P", shell, "-x", "TUIKitDemo"])
-        guard let pid = pid_t(found.out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TmuxSession.Failure(description: "No TUIKitDemo process under the pane's shell \(shell).")
-        }
-        return pid
-    }
-
-    /// User plus system CPU time of `pid`, in clock ticks (`/proc/PID/stat` fields 14 and 15).
-    private func cpuTicks(_ pid: pid_t) throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
-        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
-    }
-
-    /// Voluntary plus involuntary context switches of every thread of `pid`.
-    private func contextSwitches(_ pid: pid_t) throws -> Int {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        var total = 0
-        for task in tasks {
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
-                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
-            }
-        }
-        return total
-    }
 }

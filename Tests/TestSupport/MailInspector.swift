@@ -50,6 +50,11 @@ public enum MailInspector {
         }
     }
 
+    /// `user@` this machine's host name: an address the local MTA delivers to /var/mail/`user`.
+    public static func localAddress(_ user: String = "essh-test") throws -> String {
+        user + "@" + (try Spawn.run("/bin/hostname", [])).out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// An error of the inspector.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String

@@ -1,0 +1,36 @@
+import Foundation
+
+extension TmuxSession {
+    /// Starts a program under test in a `width` x `height` terminal, run by `sh` so that how it ended stays on
+    /// the screen: `cd directory`, run `program arguments` with `LANG=C.UTF-8` and `environment` added and
+    /// `unset` removed, then print
+    ///
+    ///     <exitMarker><status> RESTORED=yes|no     (the tty modes are as before the program: `stty -g`)
+    ///     TTY-SANE|TTY-RAW                         (whether it left the terminal without echo, lines or signals)
+    ///
+    /// and keep the pane open for the test to read. `arguments` is shell text, as typed after the program's
+    /// name (a test may use quotes and `$(…)`); every other value is quoted here.
+    public static func launch(_ program: String, arguments: String = "", in directory: String? = nil,
+                              environment: [String: String] = [:], unset: [String] = [],
+                              exitMarker: String = "EXIT=", width: Int = 120, height: Int = 35) throws -> TmuxSession
+    {
+        var env = ["LANG": "C.UTF-8"]
+        for (k, v) in environment { env[k] = v }
+        let assignments = unset.sorted().map { "-u \(shellQuoted($0))" }
+            + env.keys.sorted().map { "\($0)=\(shellQuoted(env[$0]!))" }
+        let run = (["env"] + assignments + [shellQuoted(program)]).joined(separator: " ")
+            + (arguments.isEmpty ? "" : " " + arguments)
+        let script = (directory.map { "cd \(shellQuoted($0)) || exit 97; " } ?? "")
+            + "before=$(stty -g); \(run); rc=$?; after=$(stty -g); "
+            + "if [ \"$before\" = \"$after\" ]; then r=yes; else r=no; fi; "
+            + "printf '%s%s RESTORED=%s\\n' \(shellQuoted(exitMarker)) \"$rc\" \"$r\"; "
+            + "if stty -a | grep -Eqw -- '-icanon|-echo|-isig'; then echo TTY-RAW; else echo TTY-SANE; fi; "
+            + "sleep 300"
+        return try TmuxSession(command: "sh -c " + shellQuoted(script), width: width, height: height)
+    }
+
+    /// `text` as one word for `sh`, in single quotes.
+    public static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
