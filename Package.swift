@@ -18,7 +18,7 @@ let systemLibraries: [Target] = [
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
-    .target(name: "SSH", dependencies: ["CLibSSH2", crypto]),
+    .target(name: "SSH", dependencies: ["CLibSSH2", crypto, "LocalProcess"]),
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
@@ -40,7 +40,7 @@ let netParsersTargets: [Target] = [
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
     .target(name: "TUIKit", dependencies: ["TextWidth"]),
-    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW"]),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
