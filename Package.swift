@@ -18,14 +18,14 @@ let systemLibraries: [Target] = [
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
-    .target(name: "SSH", dependencies: ["CLibSSH2", crypto, "LocalProcess"]),
+    .target(name: "SSH", dependencies: ["CLibSSH2", crypto, "LocalProcess", "Basics"]),
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
 // InteractiveShell: a shell on the server in the person's own terminal (raw mode, PTY, resizes, keepalives, `~.`),
 // shared by `essh shell` and the terminal interface. Pure Swift over SSH's ShellChannel.
 let interactiveShellTargets: [Target] = [
-    .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess"]),
+    .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess", "Basics"]),
     .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "TestSupport"]),
 ]
 
@@ -57,6 +57,13 @@ let textWidthTargets: [Target] = [
 let localProcessTargets: [Target] = [
     .target(name: "LocalProcess"),
     .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
+]
+
+// Basics: small value types and formatters several modules need (capped output, duration text). Foundation only,
+// no dependencies, so any module may use it.
+let basicsTargets: [Target] = [
+    .target(name: "Basics"),
+    .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
@@ -95,7 +102,7 @@ let remoteCommandsTargets: [Target] = [
 // Fleet: one command on many servers at once (bounded parallelism, a deadline per server, results as each finishes),
 // grouping of identical outputs, the text report and the JSON. Knows SSH only; callers build the targets.
 let fleetTargets: [Target] = [
-    .target(name: "Fleet", dependencies: ["SSH"]),
+    .target(name: "Fleet", dependencies: ["SSH", "Basics"]),
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
 ]
 
@@ -131,7 +138,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
+    targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
         + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + appTargets + esshTargets
         + interactiveShellTargets,
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Basics
 import CLibSSH2
 import Foundation
 
@@ -206,7 +207,8 @@ extension SSHSession {
                 throw SSHError(.cancelled, "", "The command was cancelled.")
             case .timedOut:
                 if let deadline, Date() >= deadline {
-                    throw SSHError(.commandTimedOut, "", "The command did not finish within \(formatSeconds(timeout ?? 0)) s "
+                    let limit = DurationText.text(timeout ?? 0, .number)
+                    throw SSHError(.commandTimedOut, "", "The command did not finish within \(limit) s "
                                    + "and was stopped (raise --timeout if it needs longer).")
                 }
             }
