@@ -18,14 +18,14 @@ let systemLibraries: [Target] = [
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
-    .target(name: "SSH", dependencies: ["CLibSSH2", crypto]),
+    .target(name: "SSH", dependencies: ["CLibSSH2", crypto, "LocalProcess", "Basics"]),
     .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
 ]
 
 // InteractiveShell: a shell on the server in the person's own terminal (raw mode, PTY, resizes, keepalives, `~.`),
 // shared by `essh shell` and the terminal interface. Pure Swift over SSH's ShellChannel.
 let interactiveShellTargets: [Target] = [
-    .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess"]),
+    .target(name: "InteractiveShell", dependencies: ["SSH", "LocalProcess", "Basics"]),
     .testTarget(name: "InteractiveShellTests", dependencies: ["InteractiveShell", "SSH", "TestSupport"]),
 ]
 
@@ -40,7 +40,7 @@ let netParsersTargets: [Target] = [
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
     .target(name: "TUIKit", dependencies: ["TextWidth"]),
-    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW"]),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
@@ -57,6 +57,13 @@ let textWidthTargets: [Target] = [
 let localProcessTargets: [Target] = [
     .target(name: "LocalProcess"),
     .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
+]
+
+// Basics: small value types and formatters several modules need (capped output, duration text). Foundation only,
+// no dependencies, so any module may use it.
+let basicsTargets: [Target] = [
+    .target(name: "Basics"),
+    .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
 ]
 
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
@@ -95,15 +102,15 @@ let remoteCommandsTargets: [Target] = [
 // Fleet: one command on many servers at once (bounded parallelism, a deadline per server, results as each finishes),
 // grouping of identical outputs, the text report and the JSON. Knows SSH only; callers build the targets.
 let fleetTargets: [Target] = [
-    .target(name: "Fleet", dependencies: ["SSH"]),
-    .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
+    .target(name: "Fleet", dependencies: ["SSH", "Basics"]),
+    .testTarget(name: "FleetTests", dependencies: ["Fleet", "SSH", "TestSupport"]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
-    .target(name: "Operations", dependencies: ["SSH", "Inventory", "Mail", "Fleet"]),
+    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet"]),
     .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "TestSupport"]),
 ]
 
@@ -112,7 +119,7 @@ let operationsTargets: [Target] = [
 let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet", "InteractiveShell", "LocalProcess", "Operations",
+        "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell",
                                                  "Operations", "Fleet", "Mail", "NetParsers", "SSH", "Reachability"],
@@ -125,7 +132,7 @@ let appTargets: [Target] = [
 let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
-        argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations",
+        argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
@@ -141,8 +148,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
-    targets: systemLibraries + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets + tuiTargets + testSupportTargets + inventoryTargets
-        + mailTargets + reachabilityTargets + remoteCommandsTargets + fleetTargets + operationsTargets + appTargets + cliTargets
+    targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets
+        + tuiTargets + testSupportTargets + inventoryTargets + mailTargets + reachabilityTargets + remoteCommandsTargets
+        + fleetTargets + operationsTargets + appTargets + cliTargets
         + interactiveShellTargets,
     swiftLanguageModes: [.v6]
 )

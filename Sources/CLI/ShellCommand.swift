@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import InteractiveShell
 import SSH
@@ -63,19 +64,11 @@ struct ShellCommand: ParsableCommand {
             target.recordConnection()
             let outcome = InteractiveShell.run(on: session, options: InteractiveShell.Options(cancel: cancel))
             session.disconnect()
-            var line = outcome.sentence(host: dest) + " Connected for \(Self.duration(outcome.duration)).\n"
+            var line = outcome.sentence(host: dest) + " Connected for \(DurationText.text(outcome.duration, .wholeUnits)).\n"
             // After `exit` the shell's own "logout" ended the line; otherwise the cursor may sit after a prompt.
             if case .exited = outcome.end {} else { line = "\n" + line }
             FileHandle.standardError.write(Data(line.utf8))
             throw ExitCode(outcome.exitCode)
         }
-    }
-
-    /// `42 s`, `3 min 5 s`, `2 h 1 min`.
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        if s < 60 { return "\(s) s" }
-        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
-        return "\(s / 3600) h \(s % 3600 / 60) min"
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Counts of a run's statuses and the one-line summary (`5 servers: 3 ok, 1 failed, 1 unreachable in 1.2 s`).
 public struct FleetSummary: Sendable, Equatable {
     public var total: Int
@@ -23,11 +25,8 @@ public struct FleetSummary: Sendable, Equatable {
         return text
     }
 
-    /// `0.8 s`, `12 s`, `3 min 5 s`.
+    /// `0.8 s`, `12 s`, `3 min 5 s` (`DurationText`'s `elapsed` style).
     public static func seconds(_ value: Double) -> String {
-        if value < 10 { return String(format: "%.1f s", value) }
-        if value < 120 { return "\(Int(value.rounded())) s" }
-        let s = Int(value.rounded())
-        return "\(s / 60) min \(s % 60) s"
+        DurationText.text(value, .elapsed)
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Tells a dead network from a quiet shell. The session sends a keepalive (which the server must answer) every
 /// `interval` seconds while the shell waits, so a healthy server is never silent for much longer than that.
 /// As OpenSSH's ServerAliveCountMax, the connection counts as lost once `maxMissed` keepalives in a row went
@@ -34,11 +36,7 @@ public struct KeepaliveWatch: Sendable, Equatable {
 
     /// The reason given when the connection is declared lost.
     public var lostReason: String {
-        let silence = formatSeconds(interval * Double(maxMissed + 1))
+        let silence = DurationText.text(interval * Double(maxMissed + 1), .number)
         return "The server did not answer \(maxMissed) keepalives in a row (\(silence) s without a word from it)."
     }
-}
-
-func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
 }

@@ -1,6 +1,8 @@
 import Glibc
+import LocalProcess
 
-// Signal handlers cannot capture context: the pipe they write to lives here, set while a shell runs.
+// Signal handlers cannot capture context: the pipe's raw write end lives here, set while a shell runs. The handler
+// calls write(2) on the number itself (async-signal-safe) rather than `SelfPipe.wake`, which it could not reach.
 nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
 
 /// Signals while a shell runs, through a self-pipe: the handlers only write the signal's number to the pipe
@@ -12,23 +14,20 @@ final class ShellSignals {
     static let resize = SIGWINCH
     static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    /// The end the loop polls.
+    /// The end the loop polls (valid until `stop()`).
     let readDescriptor: Int32
-    private let writeDescriptor: Int32
+    /// Closed (set to nil) by `stop()`, after the handlers that write to it are gone.
+    private var pipe: SelfPipe?
     private var previous: [Int32: sigaction] = [:]
 
     init() throws(ShellError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw ShellError("No pipe for the shell's signals (\(String(cString: strerror(errno)))).")
+        let pipe: SelfPipe
+        do throws(SelfPipe.Failure) { pipe = try SelfPipe() } catch {
+            throw ShellError("No pipe for the shell's signals (\(error.reason)).")
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readDescriptor = fds[0]
-        writeDescriptor = fds[1]
-        signalPipeWrite = writeDescriptor
+        self.pipe = pipe
+        readDescriptor = pipe.readDescriptor
+        signalPipeWrite = pipe.writeDescriptor
         for signal in [Self.resize] + Self.terminating {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = forwardSignal
@@ -46,22 +45,14 @@ final class ShellSignals {
         for (signal, var action) in previous { sigaction(signal, &action, nil) }
         previous = [:]
         signalPipeWrite = -1
-        close(readDescriptor)
-        close(writeDescriptor)
+        pipe = nil
     }
 
     deinit { stop() }
 
     /// The signals that arrived since the last call, oldest first (repeats kept: two resizes are two bytes).
     func drain() -> [Int32] {
-        var signals: [Int32] = []
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = read(readDescriptor, &buffer, buffer.count)
-            if n <= 0 { break }
-            signals += buffer[0..<n].map(Int32.init)
-        }
-        return signals
+        (pipe?.drain() ?? []).map(Int32.init)
     }
 }
 

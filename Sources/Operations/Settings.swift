@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Mail
 
@@ -94,7 +95,7 @@ public struct Settings: Sendable, Equatable {
 
     /// A number as the Settings screen shows it: whole numbers without a decimal point.
     public static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        DurationText.text(value, .number)
     }
 }
 

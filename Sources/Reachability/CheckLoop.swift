@@ -2,8 +2,9 @@ import CEpoll
 import Dispatch
 import Glibc
 
-/// One run of checks: the epoll loop, the sockets in flight and what each target has shown so far. Owns its epoll
-/// descriptor and every socket; all of it lives on the thread that calls `run`.
+/// One run of checks: the epoll loop and the sockets in flight. What each target has shown so far and what it means
+/// is `TargetTracker`'s (pure, tested without sockets); this class does the I/O. Owns its epoll descriptor and
+/// every socket; all of it lives on the thread that calls `run`.
 final class CheckLoop {
     private struct Attempt {
         var fd: Int32
@@ -15,49 +16,22 @@ final class CheckLoop {
         var received: [UInt8] = []
     }
 
-    private struct TargetState {
-        var attemptFDs: [Int32] = []
-        /// Connects issued but not yet registered: the target is not concluded while some remain.
-        var unregistered = 0
-        /// The name has resolved (or was an address): only lookups still running can time out as DNS errors.
-        var resolved = false
-        var best: CheckOutcome?
-        var done = false
-    }
-
-    private struct Deadline {
-        var at: UInt64
-        var fd: Int32
-        var serial: UInt32
-    }
-
     private let targets: [CheckTarget]
-    private let timeoutNanos: UInt64
-    private let timeoutText: String
     private let socketLimit: Int
     private let onResult: (CheckOutcome) -> Void
     private let resolver: Resolver
     private let epollFD: Int32
 
-    private var states: [TargetState]
-    private var results: [CheckOutcome?]
-    private var completed = 0
+    private var tracker: TargetTracker
     private var attempts: [Int32: Attempt] = [:]
     private var nextSerial: UInt32 = 1
-    // Every attempt and lookup gets the same timeout, so deadlines arrive in the order they were set: FIFO queues
-    // replace a heap.
-    private var deadlines: [Deadline] = []
-    private var deadlineHead = 0
-    private var lookupDeadlines: [(at: UInt64, target: Int)] = []
-    private var lookupHead = 0
     private var ready: [(target: Int, addresses: [SocketAddress])] = []
     private var readyHead = 0
 
     init(targets: [CheckTarget], timeout: Double, socketLimit: Int, resolverThreads: Int,
          onResult: @escaping (CheckOutcome) -> Void) throws(ReachabilityError) {
         self.targets = targets
-        timeoutNanos = UInt64(timeout * 1_000_000_000)
-        timeoutText = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
+        tracker = TargetTracker(targets: targets, timeout: timeout)
         self.socketLimit = max(1, socketLimit)
         self.onResult = onResult
         resolver = try Resolver(maxThreads: resolverThreads)
@@ -65,8 +39,6 @@ final class CheckLoop {
         if epollFD < 0 {
             throw ReachabilityError(.eventLoop, String(cString: strerror(errno)), "Could not create an epoll instance.")
         }
-        states = Array(repeating: TargetState(), count: targets.count)
-        results = Array(repeating: nil, count: targets.count)
     }
 
     deinit {
@@ -83,7 +55,7 @@ final class CheckLoop {
         }
         for (index, target) in targets.enumerated() { begin(index, target) }
         var events = [epoll_event](repeating: epoll_event(), count: 1024)
-        while completed < targets.count {
+        while !tracker.allDone {
             startReady()
             let count = epoll_wait(epollFD, &events, Int32(events.count), waitMilliseconds())
             if count < 0 && errno != EINTR {
@@ -100,7 +72,7 @@ final class CheckLoop {
             }
             expire(now: Self.now())
         }
-        return results.compactMap { $0 }
+        return tracker.results.compactMap { $0 }
     }
 
     // MARK: Targets
@@ -118,21 +90,21 @@ final class CheckLoop {
         }
         switch SocketAddress.resolve(host: host, port: target.port, numericOnly: true) {
         case .success(let addresses):
-            states[index].resolved = true
+            tracker.resolved(index)
             ready.append((index, addresses))
         case .failure(let failure) where failure.isNotNumeric:
             resolver.submit(index: index, host: host, port: target.port)
-            lookupDeadlines.append((Self.now() + timeoutNanos, index))
+            tracker.lookupStarted(index, at: Self.now())
         case .failure(let failure):
             finish(index, CheckOutcome(index: index, target: target, status: .dnsError, error: failure.message))
         }
     }
 
     private func takeAnswers() {
-        for answer in resolver.take() where !states[answer.index].done {
+        for answer in resolver.take() where !tracker.isDone(answer.index) {
             switch answer.result {
             case .success(let addresses):
-                states[answer.index].resolved = true
+                tracker.resolved(answer.index)
                 ready.append((answer.index, addresses))
             case .failure(let failure):
                 finish(answer.index, CheckOutcome(index: answer.index, target: targets[answer.index],
@@ -150,9 +122,9 @@ final class CheckLoop {
             let wanted = min(addresses.count, socketLimit)
             if reserved + wanted > socketLimit && reserved > 0 { break }
             readyHead += 1
-            if states[index].done { continue }
+            if tracker.isDone(index) { continue }
             reserved += wanted
-            states[index].unregistered += wanted
+            tracker.reserve(index, attempts: wanted)
             for address in addresses.prefix(wanted) { batch.append((index, address)) }
         }
         if readyHead == ready.count {
@@ -160,11 +132,10 @@ final class CheckLoop {
             readyHead = 0
         }
         for opened in Self.open(batch) {
-            states[opened.target].unregistered -= 1
-            if states[opened.target].done {
-                if opened.fd >= 0 { close(opened.fd) }
-            } else {
+            if tracker.issued(opened.target) {
                 register(opened)
+            } else if opened.fd >= 0 {
+                close(opened.fd)
             }
         }
     }
@@ -200,6 +171,8 @@ final class CheckLoop {
         return opened
     }
 
+    // @unchecked: a raw buffer pointer shared by the `concurrentPerform` workers, each writing only its own disjoint
+    // range of it, while `open` waits for them all; no element is touched by two threads.
     private struct SharedBuffer: @unchecked Sendable {
         let buffer: UnsafeMutableBufferPointer<Opened>
     }
@@ -224,13 +197,18 @@ final class CheckLoop {
     }
 
     private func finish(_ index: Int, _ outcome: CheckOutcome) {
-        guard !states[index].done else { return }
-        states[index].done = true
-        for fd in states[index].attemptFDs { closeAttempt(fd) }
-        states[index].attemptFDs = []
-        results[index] = outcome
-        completed += 1
-        onResult(outcome)
+        apply(tracker.finish(index, outcome))
+    }
+
+    private func conclude(_ index: Int, _ outcome: CheckOutcome) {
+        apply(tracker.conclude(index, outcome))
+    }
+
+    /// Closes what a finished target still had open and reports it.
+    private func apply(_ finished: TargetTracker.Finished?) {
+        guard let finished else { return }
+        for fd in finished.closing { closeAttempt(fd) }
+        onResult(finished.outcome)
     }
 
     // MARK: Attempts
@@ -250,7 +228,7 @@ final class CheckLoop {
                               started: opened.started)
         if code != 0 && code != EINPROGRESS {
             close(fd)
-            return conclude(index, failure(index, code, address: attempt.address, started: attempt.started))
+            return conclude(index, tracker.failure(index, code, address: attempt.address))
         }
         if code == 0 { attempt.connectedAt = Self.now() }
         var event = epoll_event()
@@ -263,8 +241,7 @@ final class CheckLoop {
                                                 error: "cannot watch socket: \(message)", address: attempt.address))
         }
         attempts[fd] = attempt
-        states[index].attemptFDs.append(fd)
-        deadlines.append(Deadline(at: attempt.started + timeoutNanos, fd: fd, serial: serial))
+        tracker.watching(index, fd: fd, serial: serial, started: attempt.started)
     }
 
     private func handle(fd: Int32, serial: UInt32, events: UInt32) {
@@ -274,7 +251,7 @@ final class CheckLoop {
             var length = socklen_t(MemoryLayout<Int32>.size)
             if getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0 { error = errno }
             if error != 0 {
-                return end(fd, failure(attempt.target, error, address: attempt.address, started: attempt.started))
+                return end(fd, tracker.failure(attempt.target, error, address: attempt.address))
             }
             if events & (EPOLLOUT.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) == 0 { return }
             attempt.connectedAt = Self.now()
@@ -306,73 +283,31 @@ final class CheckLoop {
             break
         }
         attempts[fd] = attempt
-        let latency = Self.milliseconds(attempt.connectedAt! - attempt.started)
-        let outcome: CheckOutcome
-        switch BannerParser.verdict(attempt.received, ended: ended) {
-        case .needMore:
-            return
-        case .ssh(let line):
-            outcome = CheckOutcome(index: attempt.target, target: targets[attempt.target], status: .online,
-                                   latencyMs: latency, banner: line, address: attempt.address)
-        case .notSSH(let line):
-            let why = line.isEmpty
-                ? "port open, but the connection closed without an SSH banner" + (resetText.map { " (\($0))" } ?? "")
-                : "port open, but the server sent a line that is not an SSH banner"
-            outcome = CheckOutcome(index: attempt.target, target: targets[attempt.target], status: .notSSH,
-                                   latencyMs: latency, banner: line.isEmpty ? nil : line, error: why,
-                                   address: attempt.address)
-        }
+        guard let outcome = tracker.banner(attempt.target, received: attempt.received, ended: ended,
+                                           resetText: resetText, connectNanos: attempt.connectedAt! - attempt.started,
+                                           address: attempt.address)
+        else { return }
         end(fd, outcome)
     }
 
     private func expire(now: UInt64) {
-        while lookupHead < lookupDeadlines.count, lookupDeadlines[lookupHead].at <= now {
-            let index = lookupDeadlines[lookupHead].target
-            lookupHead += 1
-            if !states[index].done && !states[index].resolved {
-                finish(index, CheckOutcome(index: index, target: targets[index], status: .dnsError,
-                                           error: "no answer from the name server within \(timeoutText)"))
+        for expiry in tracker.expired(now: now) {
+            switch expiry {
+            case .lookup(let index):
+                finish(index, tracker.lookupTimedOut(index))
+            case .attempt(let fd, let serial):
+                guard let attempt = attempts[fd], attempt.serial == serial else { continue }
+                end(fd, tracker.attemptTimedOut(attempt.target, address: attempt.address,
+                                                connectNanos: attempt.connectedAt.map { $0 - attempt.started },
+                                                received: attempt.received))
             }
-        }
-        while deadlineHead < deadlines.count, deadlines[deadlineHead].at <= now {
-            let deadline = deadlines[deadlineHead]
-            deadlineHead += 1
-            guard let attempt = attempts[deadline.fd], attempt.serial == deadline.serial else { continue }
-            let target = targets[attempt.target]
-            if let connectedAt = attempt.connectedAt {
-                let partial = BannerParser.sanitise(attempt.received)
-                end(deadline.fd, CheckOutcome(
-                    index: attempt.target, target: target, status: .notSSH,
-                    latencyMs: Self.milliseconds(connectedAt - attempt.started),
-                    banner: partial.isEmpty ? nil : partial,
-                    error: "port open, but no SSH banner within \(timeoutText)", address: attempt.address))
-            } else {
-                end(deadline.fd, CheckOutcome(index: attempt.target, target: target, status: .timeout,
-                                              error: "no answer within \(timeoutText)", address: attempt.address))
-            }
-        }
-        if deadlineHead > 4096 && deadlineHead * 2 > deadlines.count {
-            deadlines.removeFirst(deadlineHead)
-            deadlineHead = 0
         }
     }
 
     /// Ends one attempt with `outcome` and lets the target conclude.
     private func end(_ fd: Int32, _ outcome: CheckOutcome) {
-        let index = outcome.index
         closeAttempt(fd)
-        states[index].attemptFDs.removeAll { $0 == fd }
-        conclude(index, outcome)
-    }
-
-    /// Keeps the most informative outcome of a target's attempts; the target is finished when one is online or
-    /// none is left.
-    private func conclude(_ index: Int, _ outcome: CheckOutcome) {
-        guard !states[index].done else { return }
-        if states[index].best.map({ outcome.status.rank < $0.status.rank }) ?? true { states[index].best = outcome }
-        if outcome.status == .online || (states[index].attemptFDs.isEmpty && states[index].unregistered == 0) {
-            finish(index, states[index].best ?? outcome)
-        }
+        apply(tracker.attemptEnded(fd: fd, outcome))
     }
 
     private func closeAttempt(_ fd: Int32) {
@@ -380,24 +315,10 @@ final class CheckLoop {
         close(fd)
     }
 
-    private func failure(_ index: Int, _ code: Int32, address: String, started: UInt64) -> CheckOutcome {
-        let status: CheckStatus
-        switch code {
-        case ECONNREFUSED: status = .refused
-        case ETIMEDOUT: status = .timeout
-        default: status = .unreachable
-        }
-        return CheckOutcome(index: index, target: targets[index], status: status,
-                            error: String(cString: strerror(code)).lowercased(), address: address)
-    }
-
     // MARK: Time
 
     private func waitMilliseconds() -> Int32 {
-        var next = UInt64.max
-        if deadlineHead < deadlines.count { next = deadlines[deadlineHead].at }
-        if lookupHead < lookupDeadlines.count { next = min(next, lookupDeadlines[lookupHead].at) }
-        if next == UInt64.max { return -1 }
+        guard let next = tracker.nextDeadline() else { return -1 }
         let now = Self.now()
         if next <= now { return 0 }
         return Int32(min(60_000, (next - now + 999_999) / 1_000_000))
@@ -407,9 +328,5 @@ final class CheckLoop {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
-    static func milliseconds(_ nanos: UInt64) -> Double {
-        (Double(nanos) / 10_000).rounded() / 100
     }
 }

@@ -1,44 +1,37 @@
 import Foundation
+import LocalProcess
+import Synchronization
 
-/// Cancels a connect or a command from any thread. It owns a pipe whose read end the I/O loops poll beside the
+/// Cancels a connect or a command from any thread. It owns a self-pipe whose read end the I/O loops poll beside the
 /// socket, so a cancel wakes a waiting loop at once instead of at its next timeout.
-public final class Cancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    private var fds: [Int32] = [-1, -1]
+public final class Cancellation: Sendable {
+    private let cancelled = Mutex(false)
+    private let pipe: SelfPipe
 
     /// Throws when the pipe cannot be made (no descriptor left): a token whose cancel could wake nothing would let
     /// a cancelled or timed-out connect wait its full network timeout.
     public init() throws(SSHError) {
-        guard pipe(&fds) == 0 else {
-            let why = String(cString: strerror(errno))
-            fds = [-1, -1]
-            throw SSHError(.io, "pipe: \(why)",
-                           "Cannot open the pipe that cancels a connection (\(why)): too many files are open; "
+        do throws(SelfPipe.Failure) {
+            pipe = try SelfPipe()
+        } catch {
+            throw SSHError(.io, "pipe: \(error.reason)",
+                           "Cannot open the pipe that cancels a connection (\(error.reason)): too many files are open; "
                            + "raise the limit (ulimit -n) or run fewer servers at once.")
         }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
     }
 
-    deinit { for fd in fds where fd >= 0 { close(fd) } }
-
-    /// Asks whatever runs under this token to stop. Idempotent.
+    /// Asks whatever runs under this token to stop. Idempotent: the pipe gets one byte, however many cancels.
     public func cancel() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !cancelled else { return }
-        cancelled = true
-        var byte: UInt8 = 1
-        _ = write(fds[1], &byte, 1)
+        cancelled.withLock { cancelled in
+            guard !cancelled else { return }
+            cancelled = true
+            pipe.wake()
+        }
     }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// The descriptor that becomes readable once cancelled (to poll beside others; never read it).
-    public var pollDescriptor: Int32 { fds[0] }
+    public var pollDescriptor: Int32 { pipe.readDescriptor }
 }

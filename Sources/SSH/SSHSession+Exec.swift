@@ -1,3 +1,4 @@
+import Basics
 import CLibSSH2
 import Foundation
 
@@ -5,45 +6,6 @@ import Foundation
 public enum OutputStream: Sendable, Equatable {
     case stdout
     case stderr
-}
-
-/// How a remote command ended.
-public struct CommandExit: Sendable, Equatable {
-    /// The remote exit status, when the server sent one.
-    public var status: Int32?
-    /// The signal that killed the command (`TERM`, `KILL`), when the server sent one.
-    public var signal: String?
-
-    public init(status: Int32?, signal: String?) {
-        self.status = status
-        self.signal = signal
-    }
-
-    /// The exit code a local program should report: the remote status, 128+N for a signal (as shells do), 255
-    /// when the server said nothing (OpenSSH's convention for "unknown").
-    public var exitCode: Int32 {
-        if let signal { return 128 + (Self.signalNumbers[signal] ?? 0) }
-        return status ?? 255
-    }
-
-    /// Linux's signal numbers by the names RFC 4254 uses (without `SIG`); OpenSSH sends the standard ones, other
-    /// servers the rest.
-    static let signalNumbers: [String: Int32] = [
-        "HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "IOT": 6, "BUS": 7, "FPE": 8, "KILL": 9,
-        "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "STKFLT": 16, "CHLD": 17,
-        "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "XCPU": 24, "XFSZ": 25,
-        "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29, "POLL": 29, "PWR": 30, "SYS": 31,
-    ]
-}
-
-/// What `run` does with the remote command's standard input.
-public enum CommandInput: Sendable {
-    /// Nothing: the remote side sees end-of-file at once (like `ssh -n`).
-    case none
-    /// Forwards this descriptor until its end-of-file, then sends EOF.
-    case fileDescriptor(Int32)
-    /// Sends these bytes, then EOF.
-    case bytes([UInt8])
 }
 
 extension SSHSession {
@@ -206,7 +168,8 @@ extension SSHSession {
                 throw SSHError(.cancelled, "", "The command was cancelled.")
             case .timedOut:
                 if let deadline, Date() >= deadline {
-                    throw SSHError(.commandTimedOut, "", "The command did not finish within \(formatSeconds(timeout ?? 0)) s "
+                    let limit = DurationText.text(timeout ?? 0, .number)
+                    throw SSHError(.commandTimedOut, "", "The command did not finish within \(limit) s "
                                    + "and was stopped (raise --timeout if it needs longer).")
                 }
             }
@@ -242,62 +205,5 @@ extension SSHSession {
         // libssh2 reports 0 when no exit-status came; only trust it without a signal.
         let status = libssh2_channel_get_exit_status(channel)
         return CommandExit(status: signal == nil ? status : nil, signal: signal)
-    }
-}
-
-/// Feeds the command's standard input from a descriptor or bytes, honouring the channel's window (EAGAIN).
-private struct InputFeeder {
-    private var fd: Int32 = -1
-    private var pending: [UInt8] = []
-    private var sourceDone = false
-    private(set) var isDone = false
-
-    init(_ input: CommandInput) {
-        switch input {
-        case .none:
-            isDone = true
-        case .bytes(let bytes):
-            pending = bytes
-            sourceDone = true
-        case .fileDescriptor(let descriptor):
-            fd = descriptor
-        }
-    }
-
-    /// The descriptor to poll while waiting, when more input is wanted.
-    var pollDescriptor: Int32? { !isDone && pending.isEmpty && !sourceDone ? fd : nil }
-
-    /// Moves what it can; returns whether anything moved.
-    mutating func feed(channel: OpaquePointer, io: SessionIO) throws(SSHError) -> Bool {
-        var moved = false
-        if pending.isEmpty && !sourceDone {
-            var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&probe, 1, 0) > 0 {
-                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    pending = Array(chunk[0..<n])
-                } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
-                    sourceDone = true
-                }
-                moved = true
-            }
-        }
-        while !pending.isEmpty {
-            let n = pending.withUnsafeBytes {
-                libssh2_channel_write_ex(channel, 0, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-            }
-            if n == Int(LIBSSH2_ERROR_EAGAIN) { break }
-            if n < 0 { throw io.error("sending the command's input", Int32(n)) }
-            pending.removeFirst(n)
-            moved = true
-        }
-        if pending.isEmpty && sourceDone {
-            let rc = libssh2_channel_send_eof(channel)
-            if rc == 0 { isDone = true; moved = true } else if rc != LIBSSH2_ERROR_EAGAIN {
-                throw io.error("closing the command's input", rc)
-            }
-        }
-        return moved
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 /// One authenticated SSH connection. It owns the libssh2 session and its socket, frees both in `deinit`, and is
 /// safe to share between threads: libssh2 allows one thread at a time per session, so every call takes `lock`.
 /// Commands run on channels of this one session, so a TUI keeps one session per server for many commands.
+// @unchecked: the libssh2 session handle is a raw pointer the compiler cannot check, and libssh2 allows one thread at
+// a time per session. Every use of `raw`, `fd`, `context` and `isClosed` happens with `lock` held (SSHSession+Exec,
+// ShellChannel); the other stored properties are immutable values. The lock guards a C resource rather than Swift
+// state, so a Mutex would not let the compiler check anything more here: it stays an NSLock.
 public final class SSHSession: @unchecked Sendable {
     let raw: OpaquePointer
     let fd: Int32
@@ -212,6 +216,9 @@ public final class SSHSession: @unchecked Sendable {
 }
 
 /// Per-session state the C callbacks reach through libssh2's `abstract` pointer.
+// @unchecked: reached from libssh2's C callbacks through a raw pointer, so its fields are plain vars. It is only ever
+// touched by the thread holding its session's `lock` (during connect, before the session exists, by the one thread
+// connecting), which is the serialisation the compiler cannot see.
 final class SessionContext: @unchecked Sendable {
     var keyboardInteractive: ((String, String, [(text: String, echo: Bool)]) -> [String]?)?
     /// Set once the connection broke: no more goodbyes or channel closes are attempted.

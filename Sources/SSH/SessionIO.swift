@@ -1,3 +1,4 @@
+import Basics
 import CLibSSH2
 import Foundation
 
@@ -63,7 +64,8 @@ struct SessionIO {
         case .ready, .extraReady: return
         case .cancelled: throw SSHError(.cancelled, what, "Cancelled while \(what).")
         case .timedOut:
-            throw SSHError(.timedOut, what, "The server did not answer within \(formatSeconds(timeout)) s while \(what).")
+            let limit = DurationText.text(timeout, .number)
+            throw SSHError(.timedOut, what, "The server did not answer within \(limit) s while \(what).")
         }
     }
 

@@ -4,6 +4,8 @@ import Foundation
 /// An interactive shell on a PTY over an open session: raw bytes both ways, window-size changes, and the remote
 /// exit status at the end. Non-blocking: `read` and `write` never wait; `wait(localDescriptors:timeout:)` polls the
 /// socket beside local descriptors (the user's terminal) so one loop serves both directions.
+// @unchecked: it owns a raw libssh2 channel pointer. Every use of `channel` and `closed` happens with the session's
+// `lock` held, the lock libssh2's one-thread-per-session rule already requires.
 public final class ShellChannel: @unchecked Sendable {
     private let session: SSHSession
     private let channel: OpaquePointer

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -88,8 +89,9 @@ enum SocketConnector {
             return SSHError(.refused, detail,
                             "\(host) refused the connection on port \(port): no SSH server listens there.")
         case ETIMEDOUT:
+            let limit = DurationText.text(timeout, .number)
             return SSHError(.timedOut, detail,
-                            "Connecting to \(host) port \(port) timed out after \(formatSeconds(timeout)) s: "
+                            "Connecting to \(host) port \(port) timed out after \(limit) s: "
                                 + "the host is down or a firewall drops the traffic.")
         case ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, EAFNOSUPPORT:
             return SSHError(.unreachable, detail, "\(host) is unreachable from here (no route to it).")
@@ -104,9 +106,4 @@ enum SocketConnector {
         getnameinfo(sa, len, &buf, socklen_t(buf.count), nil, 0, NI_NUMERICHOST)
         return String(cString: buf)
     }
-}
-
-/// `1`, `0.5`: seconds without a trailing `.0`.
-func formatSeconds(_ s: Double) -> String {
-    s == s.rounded() ? String(Int(s)) : String(s)
 }

@@ -1,39 +1,28 @@
 import Glibc
+import LocalProcess
 import TUIKit
 
-/// The self-pipe the UI loop polls beside the keyboard: other threads write a byte to wake it, and the
-/// SIGWINCH handler writes one to report a resize. Both ends are non-blocking; a full pipe already means
-/// "wake up", so a failed write loses nothing.
+/// The self-pipe the UI loop polls beside the keyboard: other threads call `wake`, and the SIGWINCH handler writes a
+/// byte to `writeFD` itself to report a resize. A full pipe already means "wake up", so a failed write loses nothing.
 final class PipeWaker: TerminalWaker {
-    let readFD: Int32
-    let writeFD: Int32
+    private let pipe: SelfPipe
+    /// The end the loop polls.
+    var readFD: Int32 { pipe.readDescriptor }
+    /// The raw write end, for `TerminalRestorer`'s signal handler: a handler cannot reach this object and may only
+    /// call async-signal-safe functions, so it keeps the number and calls write(2) on it directly. The descriptor
+    /// stays open as long as the waker (the terminal) lives.
+    var writeFD: Int32 { pipe.writeDescriptor }
 
     init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw CursesError(.system, "pipe: \(String(cString: strerror(errno)))")
+        do throws(SelfPipe.Failure) {
+            pipe = try SelfPipe()
+        } catch {
+            throw CursesError(.system, "pipe: \(error.reason)")
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
     }
 
-    func wake() {
-        var byte: UInt8 = 0x77
-        _ = write(writeFD, &byte, 1)
-    }
+    func wake() { pipe.wake(0x77) }
 
     /// Empties the pipe.
-    func drain() {
-        var scratch = [UInt8](repeating: 0, count: 256)
-        while read(readFD, &scratch, scratch.count) > 0 {}
-    }
-
-    deinit {
-        close(readFD)
-        close(writeFD)
-    }
+    func drain() { pipe.drain() }
 }

@@ -12,6 +12,8 @@ struct FakeExecutor: FleetExecutor {
         case connectError(SSHError)
         /// Never answers (until cancelled).
         case hang
+        /// Never answers while connecting (until cancelled, which is then a connect failure).
+        case hangConnecting
         /// Blocks for `seconds` whatever happens, as a DNS lookup does.
         case stuck(seconds: Double)
     }
@@ -19,6 +21,8 @@ struct FakeExecutor: FleetExecutor {
     var behaviours: [String: Behaviour]
     /// Counts how many run at once, to check the bound.
     let gauge = Gauge()
+    /// `name connectTimeout` for every call, to check what the runner passed.
+    let calls = Recorder()
 
     func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                  cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
@@ -26,11 +30,17 @@ struct FakeExecutor: FleetExecutor {
     {
         gauge.enter()
         defer { gauge.leave() }
+        calls.add("\(target.name) \(connectTimeout)")
         switch behaviours[target.name] ?? .hang {
         case .connectError(let error):
             throw FleetFailure(.connect, error)
         case .hang:
             try wait(seconds: 3600, cancel: cancel)
+            return CommandExit(status: 0, signal: nil)
+        case .hangConnecting:
+            do throws(FleetFailure) { try wait(seconds: 3600, cancel: cancel) } catch {
+                throw FleetFailure(.connect, SSHError(.cancelled, "", "Connecting was cancelled."))
+            }
             return CommandExit(status: 0, signal: nil)
         case .stuck(let seconds):
             usleep(UInt32(seconds * 1_000_000))

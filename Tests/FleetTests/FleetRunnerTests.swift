@@ -11,8 +11,17 @@ import Testing
             "down": .connectError(SSHError(.refused, "ECONNREFUSED", "down refused the connection.")),
             "slow": .hang,
         ])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 4, timeout: 0.3))
-        let results = runner.run(["ok", "bad", "down", "slow"].map(target), command: "x")
+        let clock = ManualClock()
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 4, timeout: 0.3), clock: clock)
+        let log = Recorder()
+        let run = Background {
+            runner.run(["ok", "bad", "down", "slow"].map(target), command: "x", onStart: { log.add("start \($0)") },
+                       onFinish: { _, r in log.add(r.name) })
+        }
+        // The three quick ones are done and the slow one's deadline is armed (it is before its start is reported).
+        log.waitUntil { Set($0).isSuperset(of: ["ok", "bad", "down", "start 3"]) }
+        clock.advance(by: 0.3)
+        let results = run.value
         #expect(results.map(\.name) == ["ok", "bad", "down", "slow"])
         #expect(results.map(\.status) == [.ok, .failed, .unreachable, .timedOut])
         #expect(results[0].exitStatus == 0 && results[0].stdoutText == "hello\n" && results[0].error == nil)
@@ -24,16 +33,53 @@ import Testing
     @Test func aConnectTimeoutBeforeTheDeadlineKeepsItsOwnSentenceAndIsUnreachable() {
         let sentence = "127.0.0.1 did not answer within 2 s (connecting)."
         let fake = FakeExecutor(behaviours: ["silent": .connectError(SSHError(.timedOut, "", sentence))])
-        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30)).run([target("silent")],
-                                                                                                 command: "x")
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30), clock: ManualClock())
+            .run([target("silent")], command: "x")
         #expect(results[0].status == .unreachable)
         #expect(results[0].error == sentence)
+        // The target's own connect timeout (10 s) was shorter than its 30 s: passed as it was.
+        #expect(fake.calls.all == ["silent 10.0"])
+    }
+
+    @Test func aConnectTimeoutThatTheDeadlineLimitedIsTimedOut() {
+        // The never-answering server of `essh exec --timeout 3`: its connect timeout (10 s) is clamped to the 3 s
+        // left, so a connect time-out is the deadline's and reads as such.
+        let fake = FakeExecutor(behaviours: ["dropped": .connectError(SSHError(.timedOut, "", "timed out after 3 s"))])
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 3), clock: ManualClock())
+            .run([target("dropped")], command: "x")
+        #expect(fake.calls.all == ["dropped 3.0"])
+        #expect(results[0].status == .timedOut)
+        #expect(results[0].error == "No result within 3 s (still connecting).")
+    }
+
+    @Test func theSameServerIsTimedOutWhenItsDeadlineComesFirst() {
+        // The other order of the same two events: the deadline cancels the connect before SSH's own timer ends.
+        let fake = FakeExecutor(behaviours: ["dropped": .hangConnecting])
+        let clock = ManualClock()
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 3), clock: clock)
+        let log = Recorder()
+        let run = Background { runner.run([target("dropped")], command: "x", onStart: { log.add("start \($0)") }) }
+        log.waitUntil { $0 == ["start 0"] }
+        clock.advance(by: 3)
+        let results = run.value
+        #expect(results[0].status == .timedOut)
+        #expect(results[0].error == "No result within 3 s (still connecting).")
+        #expect(results[0].duration == 3)
     }
 
     @Test func aTargetStuckWhereCancellingCannotReachIsGivenUpAfterTheGraceAndItsSlotReused() {
         let fake = FakeExecutor(behaviours: ["stuck": .stuck(seconds: 4), "next": .exit(status: 0)])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 0.2, grace: 0.2))
-        let results = runner.run([target("stuck"), target("next")], command: "x")
+        let clock = ManualClock()
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 0.2, grace: 0.2), clock: clock)
+        let log = Recorder()
+        let run = Background {
+            runner.run([target("stuck"), target("next")], command: "x", onStart: { log.add("start \($0)") })
+        }
+        log.waitUntil { $0 == ["start 0"] }
+        clock.advance(by: 0.2)
+        // Told to stop, it does not: the grace runs out and its slot goes to a new worker.
+        clock.advance(by: 0.2)
+        let results = run.value
         // The run ended while the stuck call is still inside the executor.
         #expect(fake.gauge.inside == 1)
         #expect(results[0].status == .timedOut)
@@ -43,17 +89,36 @@ import Testing
 
     @Test func aCancelGivesUpOnAStuckTargetAfterTheGraceToo() {
         let fake = FakeExecutor(behaviours: ["stuck": .stuck(seconds: 4)])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 60, grace: 0.2))
-        let results = runner.run([target("stuck")], command: "x", onStart: { _ in runner.cancel() })
+        let clock = ManualClock()
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 60, grace: 0.2), clock: clock)
+        let log = Recorder()
+        let run = Background {
+            runner.run([target("stuck")], command: "x", onStart: { _ in
+                runner.cancel()
+                log.add("cancelled")
+            })
+        }
+        log.waitUntil { $0 == ["cancelled"] }
+        clock.advance(by: 0.2)
+        let results = run.value
         #expect(fake.gauge.inside == 1)
         #expect(results[0].status == .cancelled && results[0].error?.hasPrefix("Cancelled; given up") == true)
     }
 
     @Test func aHangingServerDoesNotDelayTheOthersReports() {
         let fake = FakeExecutor(behaviours: ["a": .exit(status: 0), "b": .exit(status: 0, delay: 0.05)])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 8, timeout: 1))
+        let clock = ManualClock()
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 8, timeout: 1), clock: clock)
         let log = Recorder()
-        _ = runner.run(["dead", "a", "b"].map(target), command: "x", onFinish: { _, r in log.add(r.name) })
+        let started = Recorder()
+        let run = Background {
+            runner.run(["dead", "a", "b"].map(target), command: "x", onStart: { started.add("start \($0)") },
+                       onFinish: { _, r in log.add(r.name) })
+        }
+        log.waitUntil { $0.count == 2 }
+        started.waitUntil { $0.contains("start 0") }
+        clock.advance(by: 1)
+        _ = run.value
         #expect(log.all == ["a", "b", "dead"])
     }
 
@@ -61,7 +126,7 @@ import Testing
         var behaviours: [String: FakeExecutor.Behaviour] = [:]
         for i in 0..<20 { behaviours["s\(i)"] = .exit(status: 0, delay: 0.02) }
         let fake = FakeExecutor(behaviours: behaviours)
-        let results = FleetRunner(executor: fake, options: .init(parallel: 3, timeout: 5))
+        let results = FleetRunner(executor: fake, options: .init(parallel: 3, timeout: 5), clock: ManualClock())
             .run((0..<20).map { target("s\($0)") }, command: "x")
         #expect(results.allSatisfy { $0.status == .ok })
         #expect(fake.gauge.maximum == 3)
@@ -69,7 +134,7 @@ import Testing
 
     @Test func cancelKeepsWhatFinishedAndMarksTheRestCancelled() {
         let fake = FakeExecutor(behaviours: ["quick": .exit(status: 0, stdout: "done\n")])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 2, timeout: 60))
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 2, timeout: 60), clock: ManualClock())
         let log = Recorder()
         let results = runner.run(["quick", "hang1", "hang2", "later"].map(target), command: "x",
                                  onFinish: { _, r in
@@ -83,7 +148,8 @@ import Testing
 
     @Test func outputIsStreamedBeforeTheResultAndCapped() {
         let fake = FakeExecutor(behaviours: ["big": .exit(status: 0, stdout: String(repeating: "x", count: 100))])
-        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5, outputLimit: 10))
+        let runner = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5, outputLimit: 10),
+                                 clock: ManualClock())
         let log = Recorder()
         let results = runner.run([target("big")], command: "x",
                                  onStart: { log.add("start \($0)") },
@@ -97,7 +163,8 @@ import Testing
         let fake = FakeExecutor(behaviours: [:])
         var t = target("nokey")
         t.problem = "The key file /x does not exist."
-        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5)).run([t], command: "x")
+        let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5), clock: ManualClock())
+            .run([t], command: "x")
         #expect(results[0].status == .unreachable && results[0].error == "The key file /x does not exist.")
         #expect(fake.gauge.maximum == 0)
     }
