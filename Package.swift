@@ -99,15 +99,38 @@ let fleetTargets: [Target] = [
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "TestSupport"]),
 ]
 
-// App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
-// of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
+// AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,
+// key tables). No I/O: no threads, files, processes, sockets, SSH sessions, database or mail transport; value types
+// of those modules only. AppSettings.swift and CappedBytes.swift stay at their paths under Sources/App until the
+// shared operations module takes them (issue 11 §2), but they are pure values the core's state needs, so they are
+// compiled here (and left out of App).
+// App: the runtime. The loop (AppRuntime) runs the core's effects through `EffectHandler`; the live handler hands
+// each job to one worker (session, store, checks, mail, fleet). TerminalCurses only at its entry point.
+// AppEndToEndTests drive the real essh binary in tmux.
+let coreFilesInApp = ["App/AppSettings.swift", "App/CappedBytes.swift"]
+// AppCore's path is Sources/ only for those two files; the rest of Sources/ is other targets', excluded here so
+// SwiftPM does not report it as unhandled. This goes when the operations module takes the files.
+let notCoreSources = [
+    "App/App.swift", "App/Runtime", "App/Workers", "App/MailSettings.swift", "App/InventoryOutbox.swift",
+    "CEpoll", "CLibSSH2", "CNCursesW", "Fleet", "InteractiveShell", "Inventory", "LocalProcess", "Mail", "NetParsers",
+    "NetParsersFuzz", "Reachability", "RemoteCommands", "SSH", "TUIKit", "TUIKitDemo", "TerminalCurses", "TextWidth",
+    "essh",
+]
 let appTargets: [Target] = [
+    .target(name: "AppCore", dependencies: [
+        "TUIKit", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail", "Fleet",
+        "InteractiveShell", "LocalProcess",
+    ], path: "Sources", exclude: notCoreSources, sources: ["AppCore"] + coreFilesInApp),
     .target(name: "App", dependencies: [
-        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet", "InteractiveShell", "LocalProcess",
-    ]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell"],
+        "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+        "Mail", "Fleet", "InteractiveShell", "LocalProcess",
+    ], exclude: coreFilesInApp.map { String($0.dropFirst("App/".count)) }),
+    .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport"],
                 exclude: ["Golden"]),
+    .testTarget(name: "AppTests", dependencies: [
+        "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
+        "RemoteCommands",
+    ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
 

@@ -1,3 +1,7 @@
+// The capped byte buffer is the core's (the session's output capture) and the CLI's (`essh exec --mail`), which
+// reaches it through this module until the shared operations module takes it (issue 11 §2).
+@_exported import struct AppCore.CappedBytes
+import AppCore
 import Foundation
 import Inventory
 import TerminalCurses

@@ -1,7 +1,8 @@
 import Foundation
+import Mail
 
 /// The preferences the Settings screen edits, stored as inventory settings (one key per field).
-struct AppSettings: Sendable, Equatable {
+package struct AppSettings: Sendable, Equatable {
     /// Show quick-command output as a parsed table (F5 flips it per session).
     var parse = true
     /// Seconds between background checks while the Servers screen is open; 0 turns them off.
@@ -13,13 +14,13 @@ struct AppSettings: Sendable, Equatable {
     /// The saved server to connect to at start ("" for none).
     var autoconnect = ""
     /// Where session summaries would be mailed ("" for nobody).
-    var mailRecipient = ""
+    package var mailRecipient = ""
     /// The sendmail program for mail.
-    var sendmailPath = "/usr/sbin/sendmail"
+    package var sendmailPath = "/usr/sbin/sendmail"
     /// The From address of mail ("" for user@hostname).
-    var mailFrom = ""
+    package var mailFrom = ""
     /// Bytes of output a mail shows inline; larger output is attached.
-    var mailMaxInline = 1_048_576
+    package var mailMaxInline = 1_048_576
     /// known_hosts file ("" for ~/.ssh/known_hosts); $ESSH_KNOWN_HOSTS wins over it.
     var knownHosts = ""
     /// Servers a fleet command runs on at once.
@@ -49,10 +50,10 @@ struct AppSettings: Sendable, Equatable {
         Field(key: "fleet.timeout", label: "Run timeout (s)", hint: "seconds per server for x, 1 to 86400"),
     ]
 
-    init() {}
+    package init() {}
 
     /// Settings read from stored key-value pairs; values that do not parse keep their defaults.
-    init(stored: [String: String]) {
+    package init(stored: [String: String]) {
         for field in Self.fields {
             if let text = stored[field.key] { _ = apply(text, to: field.key) }
         }
@@ -100,10 +101,10 @@ struct AppSettings: Sendable, Equatable {
             scrollback = n
         case "ui.autoconnect": autoconnect = text
         case "mail.recipient":
-            if !text.isEmpty, let problem = MailSettings.problem(recipients: text) { return problem }
+            if !text.isEmpty, let problem = Self.mailProblem(recipients: text) { return problem }
             mailRecipient = text
         case "mail.from":
-            if !text.isEmpty, let problem = MailSettings.problem(from: text) { return problem }
+            if !text.isEmpty, let problem = Self.mailProblem(from: text) { return problem }
             mailFrom = text
         case "mail.max_inline":
             guard let n = Int(text), (1_000...1_073_741_824).contains(n) else {
@@ -132,6 +133,16 @@ struct AppSettings: Sendable, Equatable {
     /// Every setting as stored text.
     var stored: [String: String] {
         Dictionary(uniqueKeysWithValues: Self.fields.map { ($0.key, text(for: $0.key)) })
+    }
+
+    static func mailProblem(recipients text: String) -> String? {
+        do { _ = try MailAddress.parseList(text) } catch { return error.message }
+        return nil
+    }
+
+    static func mailProblem(from text: String) -> String? {
+        do { try MailAddress.validate(text, field: "From") } catch { return error.message }
+        return nil
     }
 
     static func number(_ value: Double) -> String {

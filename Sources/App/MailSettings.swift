@@ -1,3 +1,4 @@
+import AppCore
 import Inventory
 import Mail
 
@@ -32,14 +33,4 @@ public struct MailSettings: Sendable, Equatable {
 
     /// The From address to use.
     public var sender: String { from.isEmpty ? LocalIdentity.defaultFrom : from }
-
-    static func problem(recipients text: String) -> String? {
-        do { _ = try MailAddress.parseList(text) } catch { return error.message }
-        return nil
-    }
-
-    static func problem(from text: String) -> String? {
-        do { try MailAddress.validate(text, field: "From") } catch { return error.message }
-        return nil
-    }
 }

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TUIKit
 @testable import App
+@testable import AppCore
 
 /// The UI loop with a scripted terminal and a real in-memory inventory: effects run off the loop, their
 /// results come back through the queue, and the screen shows them.
