@@ -59,4 +59,11 @@ enum Fixtures {
         _ = AppView.render(state, into: &buffer)
         return buffer.lines()
     }
+
+    /// The screen's styles: one letter per cell (space for plain), then what each letter stands for.
+    static func styles(_ state: AppState) -> [String] {
+        var buffer = Buffer(size: state.size)
+        _ = AppView.render(state, into: &buffer)
+        return buffer.styleMap()
+    }
 }

@@ -4,7 +4,8 @@ import TestSupport
 import TUIKit
 @testable import AppCore
 
-/// Whole screens compared with reviewed files in Golden/ (ESSH_UPDATE_GOLDEN=1 rewrites them).
+/// Whole screens compared with reviewed files in Golden/ (ESSH_UPDATE_GOLDEN=1 rewrites them): the text, and in
+/// `NAME.style` which cells are reverse, bold, dim or coloured, so a lost highlight fails as a lost word does.
 @Suite("App screens: golden")
 struct GoldenScreenTests {
     let directory = Golden.directory(besides: #filePath)
@@ -13,6 +14,7 @@ struct GoldenScreenTests {
         var state = Fixtures.loaded()
         _ = Update.update(&state, .checkResult(serverId: 4, status: "refused", latencyMs: nil, at: Fixtures.now))
         try Golden.check(Fixtures.screen(state), named: "servers-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-80x24.style", in: directory)
     }
 
     @Test func serversFilteredAt200x50() throws {
@@ -21,13 +23,16 @@ struct GoldenScreenTests {
         Fixtures.keys(&state, .character("/"))
         Fixtures.type(&state, "prod")
         try Golden.check(Fixtures.screen(state), named: "servers-filtered-200x50", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-filtered-200x50.style", in: directory)
     }
 
     @Test func serversAt40x10AndTooSmallBelowIt() throws {
         var state = Fixtures.loaded(size: Size(width: 40, height: 10))
         try Golden.check(Fixtures.screen(state), named: "servers-40x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-40x10.style", in: directory)
         _ = Update.update(&state, .input(.resize(Size(width: 39, height: 10))))
         try Golden.check(Fixtures.screen(state), named: "too-small-39x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "too-small-39x10.style", in: directory)
     }
 
     @Test func formWithErrorsAt80x24() throws {
@@ -38,6 +43,7 @@ struct GoldenScreenTests {
         Fixtures.type(&state, "99999")
         Fixtures.keys(&state, .enter)
         try Golden.check(Fixtures.screen(state), named: "form-errors-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "form-errors-80x24.style", in: directory)
     }
 
     @Test func sessionAt80x24() throws {
@@ -49,12 +55,14 @@ struct GoldenScreenTests {
                                                    at: Fixtures.now.addingTimeInterval(83.04)))
         Fixtures.type(&state, "uname -a")
         try Golden.check(Fixtures.screen(state), named: "session-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "session-80x24.style", in: directory)
     }
 
     @Test func summaryAt80x24() throws {
         var state = Fixtures.inSession()
         Fixtures.keys(&state, .function(10))
         try Golden.check(Fixtures.screen(state), named: "summary-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "summary-80x24.style", in: directory)
     }
 
     @Test func sessionSearchAt80x24() throws {
@@ -63,6 +71,7 @@ struct GoldenScreenTests {
         Fixtures.type(&state, "needle")
         Fixtures.keys(&state, .enter, .ctrl("p"))
         try Golden.check(Fixtures.screen(state), named: "session-search-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "session-search-80x24.style", in: directory)
     }
 
     @Test func summaryAfterQuickConnectAt80x24() throws {
@@ -73,6 +82,7 @@ struct GoldenScreenTests {
         _ = Update.update(&state, .connected(os: .linux, auth: "password", at: Fixtures.now))
         Fixtures.keys(&state, .function(10))
         try Golden.check(Fixtures.screen(state), named: "summary-unsaved-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "summary-unsaved-80x24.style", in: directory)
     }
 
     @Test func hostKeyDialogAt80x24() throws {
@@ -82,6 +92,7 @@ struct GoldenScreenTests {
             host: "10.0.0.5", port: 22, type: "ssh-ed25519",
             fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
         try Golden.check(Fixtures.screen(state), named: "hostkey-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "hostkey-80x24.style", in: directory)
     }
 
     @Test func connectingAt80x24() throws {
@@ -89,6 +100,7 @@ struct GoldenScreenTests {
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .connectStage("Verifying the host key"))
         try Golden.check(Fixtures.screen(state), named: "connecting-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "connecting-80x24.style", in: directory)
     }
 
     @Test func maskedPasswordPromptAt80x24() throws {
@@ -99,20 +111,24 @@ struct GoldenScreenTests {
         let screen = Fixtures.screen(state)
         #expect(!screen.joined().contains("s3cret"), "a password is never drawn")
         try Golden.check(screen, named: "password-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "password-80x24.style", in: directory)
     }
 
     @Test func settingsAt80x24() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("s"))
         try Golden.check(Fixtures.screen(state), named: "settings-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "settings-80x24.style", in: directory)
     }
 
     @Test func helpOfServersAndSessionAt80x24() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("?"))
         try Golden.check(Fixtures.screen(state), named: "help-servers-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "help-servers-80x24.style", in: directory)
         var session = Fixtures.inSession()
         Fixtures.keys(&session, .function(1))
         try Golden.check(Fixtures.screen(session), named: "help-session-80x24", in: directory)
+        try Golden.check(Fixtures.styles(session), named: "help-session-80x24.style", in: directory)
     }
 }
