@@ -114,16 +114,29 @@ let operationsTargets: [Target] = [
     .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "TestSupport"]),
 ]
 
-// App: the full-screen interface (state, messages, update -> effects, views, the runtime loop). Pure Swift on top
-// of TUIKit; TerminalCurses only at its entry point. AppEndToEndTests drive the real essh binary in tmux.
+// AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,
+// key tables). No I/O: no threads, files, processes, sockets, SSH sessions, database or mail transport; value types
+// of those modules only (settings and capped bytes come from Operations and Basics as values).
+// App: the runtime. The loop (AppRuntime) runs the core's effects through `EffectHandler`; the live handler hands
+// each job to one worker (session, store, checks, mail, fleet). TerminalCurses only at its entry point.
+// AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
-    .target(name: "App", dependencies: [
-        "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail",
-        "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics",
+    .target(name: "AppCore", dependencies: [
+        "TUIKit", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail", "Fleet",
+        "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TUIKit", "Inventory", "TestSupport", "InteractiveShell",
-                                                 "Operations", "Fleet", "Mail", "NetParsers", "SSH", "Reachability"],
+    .target(name: "App", dependencies: [
+        "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
+        "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics",
+    ]),
+    .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
+                                                     "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
+                                                     "InteractiveShell"],
                 exclude: ["Golden"]),
+    .testTarget(name: "AppTests", dependencies: [
+        "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
+        "RemoteCommands", "Operations", "Reachability",
+    ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
 

@@ -1,3 +1,5 @@
+import Operations
+import AppCore
 import Foundation
 import Inventory
 import TerminalCurses
@@ -26,7 +28,7 @@ public enum App {
             return 1
         }
         let runtime = AppRuntime(terminal: terminal, inventory: inventory, environment: environment,
-                                 localUser: localUser(environment), unicode: terminal.supportsUnicode)
+                                 localUser: LocalUser.name, unicode: terminal.supportsUnicode)
         do {
             try runtime.run()
             terminal.shutdown()
@@ -38,12 +40,7 @@ public enum App {
         }
     }
 
-    static func localUser(_ environment: [String: String]) -> String {
-        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
-        return environment["USER"] ?? "root"
-    }
-
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
+        ErrorLine.print(message)
     }
 }

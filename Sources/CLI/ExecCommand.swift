@@ -1,3 +1,4 @@
+import Operations
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -121,9 +122,7 @@ struct ExecCommand: ParsableCommand {
 /// `essh: MESSAGE` on stderr.
 func printError(_ error: SSHError) { printError(error.message) }
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
-}
+func printError(_ message: String) { ErrorLine.print(message) }
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a cancel while a command or a fleet runs, so the work stops cleanly (the
 /// session says goodbye, a fleet keeps what finished); `stop()` gives the signals back their default meaning.

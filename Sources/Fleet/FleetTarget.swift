@@ -1,7 +1,7 @@
 import SSH
 
 /// One server to run the fleet command on: its name and how to log in. The caller builds `options` the way it
-/// builds them for a single connection (the CLI from a saved server or DEST, the TUI from `ConnectTarget`).
+/// builds them for a single connection (the CLI from a saved server or DEST, the TUI from `ConnectionProfile`).
 public struct FleetTarget: Sendable {
     /// The name shown in the output (`web1`).
     public var name: String

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import App
+@testable import AppCore
 
 /// `|` in a session: the output goes into a real local command through /bin/sh.
 @Suite("LocalPipe")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TUIKit
 @testable import App
+@testable import AppCore
 
 @Suite("MessageQueue: merging and flow control")
 struct MessageQueueTests {

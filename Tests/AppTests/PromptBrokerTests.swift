@@ -2,6 +2,7 @@ import Foundation
 import SSH
 import Testing
 @testable import App
+@testable import AppCore
 
 /// The bridge between the SSH worker thread (which asks and waits) and the UI (which answers).
 @Suite("PromptBroker")

@@ -1,7 +1,0 @@
-import InteractiveShell
-
-/// How a `Handoff` ended, for the status line.
-enum HandoffOutcome: Sendable, Equatable {
-    case piped(command: String, result: LocalCommandResult)
-    case shell(ShellOutcome)
-}

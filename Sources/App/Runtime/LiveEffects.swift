@@ -1,0 +1,102 @@
+import Operations
+import AppCore
+import Foundation
+import Inventory
+
+/// The real effect handler: one worker per job, each on its own thread or queue, so a slow database, sendmail or
+/// server never holds up another. This file only routes; each worker is one file in Workers/.
+final class LiveEffects: EffectHandler {
+    let store: StoreWorker
+    let checks: CheckWorker
+    let session: SessionWorker
+    let mail: MailWorker
+    let fleet: FleetWorker
+
+    init(inventory: Inventory, queue: MessageQueue, environment: [String: String], localUser: String,
+         opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail) {
+        let log = AppLog(environment: environment)
+        let post = Self.logging(into: log, then: { queue.post($0) })
+        store = StoreWorker(inventory: inventory, post: post)
+        checks = CheckWorker(inventory: inventory, post: post)
+        session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
+        mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
+        fleet = FleetWorker(post: post, environment: environment, localUser: localUser)
+    }
+
+    /// Posts through `post`, writing what the screen cannot show in full (a database error, a lost connection) to
+    /// the log first.
+    static func logging(into log: AppLog, then post: @escaping @Sendable (Message) -> Void)
+        -> @Sendable (Message) -> Void
+    {
+        return { message in
+            switch message {
+            case .storeFailed(let text), .serverSaveFailed(let text): log.write("database: \(text)")
+            case .connectionLost(let text, _): log.write("connection lost: \(text)")
+            default: break
+            }
+            post(message)
+        }
+    }
+
+    func run(_ work: Work) {
+        switch work {
+        case .load: store.load()
+        case .saveServer(let draft, let replacing): store.save(draft, replacing: replacing)
+        case .deleteServer(let name): store.delete(name)
+        case .saveSettings(let values): store.saveSettings(values)
+        case .recordConnection(let name, let os): store.recordConnection(name, os: os)
+        case .loadHistory(let name): store.loadHistory(name)
+        case .appendHistory(let server, let command, let status):
+            store.appendHistory(server: server, command: command, status: status)
+        case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
+        case .connect(let target, let knownHosts): session.connect(target, knownHosts: knownHosts)
+        case .cancelConnect: session.cancelConnect()
+        case .answer(let id, let answer): session.answer(id: id, answer)
+        case .run(let id, let command): session.run(id: id, command: command)
+        case .runQuick(let id, let kind, let os): session.runQuick(id: id, kind: kind, os: os)
+        case .cancelCommand: session.cancelCommand()
+        case .disconnect: session.disconnect()
+        case .keepalive: session.keepalive()
+        case .sendMail(let request, let sendmail): mail.send(request, sendmail: sendmail)
+        case .retryMail(let sendmail): mail.retry(sendmail: sendmail)
+        case .saveOutput(let path, let bytes): mail.save(bytes, to: path)
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
+            fleet.run(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
+                      timeout: timeout, password: password)
+        case .cancelFleet: fleet.cancel()
+        }
+    }
+
+    func handOver(_ handoff: Handoff) -> HandoffOutcome {
+        switch handoff {
+        case .pipe(let command, let input):
+            let result = LocalPipe.run(command: command, input: input)
+            // Without the pause, `wc -l`'s answer would be painted over by the interface at once.
+            Self.waitForEnter(after: "[\(result.summary)] Press Enter to return to eSSH.")
+            return .piped(command: command, result: result)
+        case .shell:
+            return .shell(session.shell())
+        }
+    }
+
+    /// Waits (bounded) for the session to say goodbye to the server and the store to finish before the process
+    /// exits.
+    func finish() {
+        fleet.cancel()
+        session.disconnect()
+        session.waitUntilIdle(seconds: 3)
+        store.waitUntilIdle(seconds: 3)
+    }
+
+    /// Shows `line` and reads the terminal (in its normal line mode while handed over) up to a newline or EOF.
+    static func waitForEnter(after line: String) {
+        let text = Array("\r\n\(line) ".utf8)
+        _ = text.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        var byte: UInt8 = 0
+        while true {
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { return }
+        }
+    }
+}

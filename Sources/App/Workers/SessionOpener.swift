@@ -1,0 +1,44 @@
+import InteractiveShell
+import RemoteCommands
+import SSH
+
+/// An open SSH session as the session worker uses it. `SSHSession` is the real one; tests give a fake.
+protocol OpenSession: RemoteShell, AnyObject, Sendable {
+    var isConnected: Bool { get }
+    /// How the login worked (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
+    var loginMethod: LoginMethod { get }
+    /// `(address), banner, host key SHA256:…`, for the log.
+    var logDescription: String { get }
+    /// Runs `command` on a new channel, streaming its output, until it ends or `cancel` stops it.
+    func execute(_ command: String, cancel: Cancellation?,
+                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit
+    func keepalive() throws(SSHError)
+    func disconnect()
+    /// The interactive shell in the real terminal (curses suspended), until it ends.
+    func interactiveShell() -> ShellOutcome
+}
+
+/// Opens sessions (resolve, connect, handshake, host key, login), asking `prompter` what it must.
+protocol SessionOpener: Sendable {
+    func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+              onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession
+}
+
+/// The real opener: `SSHSession.connect`.
+struct SSHSessionOpener: SessionOpener {
+    func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+              onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession {
+        try SSHSession.connect(options, prompter: prompter, cancel: cancel, onStage: onStage)
+    }
+}
+
+extension SSHSession: OpenSession {
+    var logDescription: String { "(\(address)), \(serverBanner), host key \(hostKey.fingerprint)" }
+
+    func execute(_ command: String, cancel: Cancellation?,
+                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+        try run(command, input: .none, timeout: nil, cancel: cancel, output: output)
+    }
+
+    func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: self) }
+}

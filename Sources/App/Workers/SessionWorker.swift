@@ -1,0 +1,241 @@
+import Operations
+import AppCore
+import InteractiveShell
+import Foundation
+import Inventory
+import NetParsers
+import RemoteCommands
+import SSH
+import Synchronization
+
+/// The open SSH session: connecting (with the person's answers through `PromptBroker`), commands, quick commands,
+/// keepalives, the interactive shell, disconnecting. Everything that touches the session runs on one serial queue:
+/// libssh2 allows one thread per session.
+final class SessionWorker: Sendable {
+    /// What the UI thread and the queue share.
+    private struct Shared {
+        var session: (any OpenSession)?
+        var connectCancel: Cancellation?
+        var commandCancel: Cancellation?
+    }
+
+    private let opener: any SessionOpener
+    private let post: @Sendable (Message) -> Void
+    private let log: AppLog
+    private let environment: [String: String]
+    private let localUser: String
+    private let queue = DispatchQueue(label: "essh.app.ssh")
+    private let shared = Mutex(Shared())
+    /// The `Prompter` connections ask (host key, passwords); answers come back through `answer`.
+    let broker: PromptBroker
+
+    init(opener: any SessionOpener, post: @escaping @Sendable (Message) -> Void, log: AppLog,
+         environment: [String: String], localUser: String) {
+        self.opener = opener
+        self.post = post
+        self.log = log
+        self.environment = environment
+        self.localUser = localUser
+        broker = PromptBroker(post: post)
+    }
+
+    // MARK: policy (the rules are Operations'; the interface adds its phrasing)
+
+    /// A saved server (or quick-connect host) as connection options: the known_hosts file ($ESSH_KNOWN_HOSTS, else
+    /// the setting, else ~/.ssh/known_hosts), the login user, and how to log in; the second value says why it cannot
+    /// connect at all (a key file that cannot be read).
+    static func connectOptions(_ target: ConnectionProfile, knownHosts: String, environment: [String: String],
+                               localUser: String) -> (ConnectOptions, String?) {
+        let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
+                                                knownHostsSetting: knownHosts)
+        do throws(ConnectionProblem) {
+            var options = try target.options(context: context)
+            options.hostKeyPolicy = .ask
+            return (options, nil)
+        } catch {
+            return (error.options, remedy(error))
+        }
+    }
+
+    /// A connection problem as the interface says it: what is wrong, and the key that fixes it.
+    static func remedy(_ problem: ConnectionProblem) -> String {
+        switch problem.kind {
+        case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
+        }
+    }
+
+    // MARK: connecting
+
+    func connect(_ target: ConnectionProfile, knownHosts: String) {
+        let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, environment: environment,
+                                                     localUser: localUser)
+        if let problem {
+            post(.connectFailed(problem))
+            return
+        }
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch { return post(.connectFailed(error.message)) }
+        shared.withLock { $0.connectCancel = cancel }
+        broker.reset()
+        queue.async { [self] in
+            let previous = shared.withLock { shared in
+                defer { shared.session = nil }
+                return shared.session
+            }
+            previous?.disconnect()
+            do throws(SSHError) {
+                let opened = try opener.open(options, prompter: broker, cancel: cancel) { [self] stage in
+                    post(.connectStage(Self.describe(stage)))
+                }
+                if cancel.isCancelled {
+                    opened.disconnect()
+                    post(.connectFailed("Cancelled."))
+                    return
+                }
+                var os: RemoteOS?
+                if target.os == .auto {
+                    post(.connectStage("Detecting the operating system"))
+                    os = try? QuickCommandRunner(shell: opened, timeout: 10, cancel: cancel).detectOS()
+                }
+                shared.withLock { $0.session = opened }
+                log.write("connected to \(options.user)@\(options.host):\(options.port) \(opened.logDescription), "
+                          + opened.loginMethod.description)
+                post(.connected(os: os, auth: opened.loginMethod, at: Date()))
+            } catch {
+                log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
+                          + "\(error.message) [\(error.detail)]")
+                post(.connectFailed(error.kind == .cancelled ? "Cancelled." : error.message))
+            }
+        }
+    }
+
+    func cancelConnect() {
+        shared.withLock { $0.connectCancel }?.cancel()
+        broker.cancelAll()
+    }
+
+    func answer(id: Int, _ answer: PromptAnswer) { broker.answer(id: id, answer) }
+
+    static func describe(_ stage: ConnectStage) -> String {
+        switch stage {
+        case .resolving: return "Looking up the host"
+        case .connecting(let address): return "Connecting to \(address)"
+        case .handshaking: return "Handshake"
+        case .verifyingHostKey: return "Verifying the host key"
+        case .authenticating(let method): return "Logging in (\(method))"
+        }
+    }
+
+    // MARK: commands
+
+    func run(id: Int, command: String) {
+        onSession(id: id) { [self] session, cancel throws(SSHError) in
+            let exit = try session.execute(command, cancel: cancel) { [self] _, bytes in
+                post(.output(id: id, bytes: Array(bytes)))
+            }
+            post(.commandFinished(id: id, status: exit.status, signal: exit.signal, at: Date()))
+        }
+    }
+
+    /// Runs the quick command's plan (RemoteCommands: fallbacks on missing, failing or unreadable commands).
+    func runQuick(id: Int, kind: DataKind, os: RemoteOS?) {
+        onSession(id: id) { [self] session, cancel throws(SSHError) in
+            let output: QuickCommandOutput
+            do throws(RemoteCommandsError) {
+                output = try QuickCommandRunner(shell: session, timeout: 30, cancel: cancel).run(kind, os: os)
+            } catch {
+                if let ssh = error.ssh { throw ssh }
+                post(.quickFinished(id: id, result: QuickResult(kind: kind, commandLine: kind.rawValue, table: nil,
+                                                                 error: error.message), at: Date()))
+                return
+            }
+            post(.output(id: id, bytes: output.stdout + output.stderr))
+            post(.quickFinished(id: id, result: Self.result(output), at: Date()))
+        }
+    }
+
+    static func result(_ output: QuickCommandOutput) -> QuickResult {
+        switch output.parsed {
+        case .success(let items):
+            return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: items.table, error: nil)
+        case .failure(let error):
+            return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: nil,
+                               error: "could not read the output as a table (\(error)); F5 shows it raw")
+        }
+    }
+
+    func cancelCommand() {
+        shared.withLock { $0.commandCancel }?.cancel()
+    }
+
+    /// Sends a keepalive on the idle session; a failure means the connection is gone.
+    func keepalive() {
+        queue.async { [self] in
+            guard let session = shared.withLock({ $0.session }) else { return }
+            do throws(SSHError) { try session.keepalive() } catch {
+                post(.connectionLost(error.message, at: Date()))
+            }
+        }
+    }
+
+    func disconnect() {
+        let (connect, command) = shared.withLock { ($0.connectCancel, $0.commandCancel) }
+        connect?.cancel()
+        command?.cancel()
+        broker.cancelAll()
+        queue.async { [self] in
+            let session = shared.withLock { shared in
+                defer { shared.session = nil }
+                return shared.session
+            }
+            session?.disconnect()
+        }
+    }
+
+    /// The interactive shell on the open session, in the real terminal (curses is suspended by the runtime). It
+    /// runs on the session's queue — waited for from the UI thread, which is idle while the shell owns the
+    /// terminal — so libssh2 sees one thread per session as always.
+    func shell() -> ShellOutcome {
+        queue.sync {
+            guard let session = shared.withLock({ $0.session }), session.isConnected else {
+                return ShellOutcome(end: .connectionLost("The session is not connected."), duration: 0)
+            }
+            return session.interactiveShell()
+        }
+    }
+
+    /// Waits at most `seconds` for the work queued so far; true when it finished.
+    @discardableResult
+    func waitUntilIdle(seconds: Double) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Runs `body` with the open session on the queue under a fresh cancellation (Esc); a failure becomes
+    /// `commandFailed`, saying whether the connection is gone.
+    private func onSession(id: Int,
+                           _ body: @escaping @Sendable (any OpenSession, Cancellation) throws(SSHError) -> Void) {
+        let cancel: Cancellation
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            return post(.commandFailed(id: id, message: error.message, connectionLost: false, at: Date()))
+        }
+        shared.withLock { $0.commandCancel = cancel }
+        queue.async { [self] in
+            guard let session = shared.withLock({ $0.session }) else {
+                post(.commandFailed(id: id, message: "not connected", connectionLost: true, at: Date()))
+                return
+            }
+            do throws(SSHError) {
+                try body(session, cancel)
+            } catch {
+                let lost = error.kind == .disconnected || !session.isConnected
+                if error.kind != .cancelled {
+                    log.write("command failed: \(error.kind.rawValue): \(error.message) [\(error.detail)]")
+                }
+                post(.commandFailed(id: id, message: error.kind == .cancelled ? "stopped (Esc)" : error.message,
+                                    connectionLost: lost, at: Date()))
+            }
+        }
+    }
+}

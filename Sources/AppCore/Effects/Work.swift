@@ -1,0 +1,67 @@
+import Operations
+import Inventory
+import Mail
+import NetParsers
+import Reachability
+
+/// Work the runtime's workers do off the UI thread; results come back as `Message`s. Each case belongs to one
+/// worker (`job`), so the live effect handler routes it without looking inside.
+package enum Work: Sendable, Equatable {
+    // The store worker (the database).
+    /// Reads servers, last check results and settings.
+    case load
+    case saveServer(ServerDraft, replacing: String?)
+    case deleteServer(String)
+    case saveSettings([String: String])
+    case recordConnection(name: String, os: ServerOS?)
+    case loadHistory(String)
+    case appendHistory(server: String, command: String, status: Int?)
+
+    // The check worker.
+    /// Checks servers (by row id) with this timeout in seconds.
+    case check([Int64: CheckTarget], timeout: Double)
+
+    // The session worker (the open SSH session).
+    /// Connects; `knownHosts` is the file to verify against ("" for the default).
+    case connect(ConnectionProfile, knownHosts: String)
+    case cancelConnect
+    case answer(id: Int, PromptAnswer)
+    case run(id: Int, command: String)
+    case runQuick(id: Int, kind: DataKind, os: RemoteOS?)
+    case cancelCommand
+    case disconnect
+    /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
+    case keepalive
+
+    // The mail worker (mail and saved files).
+    /// Builds and sends a mail through `sendmail`, keeping it in the outbox when that fails.
+    case sendMail(OutputMail, sendmail: String)
+    /// Sends the outbox's waiting mail again.
+    case retryMail(sendmail: String)
+    /// Writes `bytes` to a new private file at `path` (never over an existing one).
+    case saveOutput(path: String, bytes: [UInt8])
+
+    // The fleet worker.
+    /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
+    /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
+    /// only) serves the servers that log in with a password.
+    case runFleet(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
+                  timeout: Double, password: String?)
+    /// Stops the servers of the fleet run still running (what finished is kept).
+    case cancelFleet
+
+    /// The worker that does each kind of work.
+    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet }
+
+    package var job: Job {
+        switch self {
+        case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory:
+            return .store
+        case .check: return .check
+        case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:
+            return .session
+        case .sendMail, .retryMail, .saveOutput: return .mail
+        case .runFleet, .cancelFleet: return .fleet
+        }
+    }
+}

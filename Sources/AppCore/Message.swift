@@ -1,0 +1,49 @@
+import SSH
+import Fleet
+import Foundation
+import Inventory
+import Mail
+import NetParsers
+import TUIKit
+
+/// Everything that can happen to the interface: input, time, and results of effects (posted from worker
+/// threads through the runtime's queue).
+package enum Message: Sendable {
+    case input(InputEvent)
+    /// Time passed (the spinner and the connected-time clock).
+    case tick(Date)
+    case loaded(servers: [Server], checks: [Int64: CheckResult], settings: [String: String])
+    case storeFailed(String)
+    case checkResult(serverId: Int64, status: String, latencyMs: Double?, at: Date)
+    case checkFinished(error: String?, at: Date)
+    case serverSaved(String)
+    case serverSaveFailed(String)
+    case serverDeleted(String)
+    case settingsSaved
+    case connectStage(String)
+    /// Logged in; `auth` is how (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
+    case connected(os: RemoteOS?, auth: LoginMethod? = nil, at: Date)
+    case connectFailed(String)
+    case prompt(PromptRequest)
+    case history([String])
+    case output(id: Int, bytes: [UInt8])
+    case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
+    case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)
+    case quickFinished(id: Int, result: QuickResult, at: Date)
+    /// The idle session's connection broke.
+    case connectionLost(String, at: Date)
+    /// The terminal is back after `Effect.handOver`.
+    case handedBack(HandoffOutcome)
+    /// How `Effect.sendMail` went (failure: the message could not be built), and to whom.
+    case mailFinished(Result<MailDelivery.Outcome, MailError>, to: [String])
+    /// How `Effect.retryMail` went (`error`: the outbox could not be read).
+    case mailRetried([MailDelivery.Retry], error: String?)
+    /// How `Effect.saveOutput` went (`error` nil: saved).
+    case outputSaved(path: String, error: String?)
+    /// A fleet run's server took a parallel slot (connecting now).
+    case fleetStarted(id: Int, index: Int)
+    /// A fleet run's server finished (any status).
+    case fleetResult(id: Int, index: Int, FleetResult)
+    /// Every server of the fleet run has finished or was cancelled.
+    case fleetFinished(id: Int, at: Date)
+}

@@ -1,0 +1,125 @@
+import TUIKit
+
+/// The help: every key of the screen below, from the same tables that drive its dispatch and key bar, then the
+/// keys of the bars, forms and questions that open on it, so no key is missing from it.
+enum HelpOverlay {
+    /// A group of keys: the screen's own (no title), then one per bar or overlay.
+    struct Section {
+        var title: String?
+        var items: [(keys: String, description: String)]
+
+        init<Action>(_ title: String?, _ table: KeyBindingTable<Action>,
+                     notes: [(keys: String, description: String)] = []) {
+            self.title = title
+            items = table.helpItems + notes
+        }
+    }
+
+    /// The sections of `screen`'s help.
+    static func sections(_ screen: Screen, summary: SummaryState? = nil) -> [Section] {
+        let dialog = Section("In a dialog:", DialogAction.table, notes: DialogAction.notes)
+        let help = Section("In this help:", HelpAction.table)
+        switch screen {
+        case .servers:
+            return [Section(nil, ServersAction.table), Section("While typing the filter (/):", FilterAction.table),
+                    Section("Asked for a command to run (x):", FleetQuestionAction.table), dialog, help]
+        case .form:
+            return [Section(nil, FormAction.table), help]
+        case .connecting:
+            return [Section(nil, ConnectingAction.table), dialog,
+                    Section("Asked for a password or an answer:", PromptAction.table), help]
+        case .session:
+            return [Section(nil, SessionAction.table), Section("While searching (^F):", SearchAction.table),
+                    Section("In the mail, save or pipe form (F6, F7, |):", OutputToolAction.table), dialog, help]
+        case .fleet:
+            return [Section(nil, FleetAction.table), Section("In the mail form (F6):", OutputToolAction.table),
+                    dialog, help]
+        case .summary:
+            return [Section(nil, summary?.keys ?? SummaryAction.table), help]
+        }
+    }
+
+    /// One line of the help: keys and what they do; `keyWidth` is the widest keys of its section, so each section
+    /// lines up on its own.
+    struct Line {
+        var keys: String
+        var description: String
+        var keyWidth: Int
+    }
+
+    /// The help's lines: the screen's keys, then each titled section after a blank line.
+    static func lines(_ state: AppState) -> [Line] {
+        var lines: [Line] = []
+        for section in sections(state.screen, summary: state.summary) {
+            let width = section.items.map { DisplayWidth.of($0.keys) }.max() ?? 0
+            if let title = section.title {
+                lines += [Line(keys: "", description: "", keyWidth: 0), Line(keys: "", description: title, keyWidth: 0)]
+            }
+            lines += section.items.map { Line(keys: $0.keys, description: $0.description, keyWidth: width) }
+        }
+        return lines
+    }
+
+    /// The help's box for `count` lines on a screen of `size`.
+    static func frame(_ size: Size, count: Int) -> Rect {
+        Rect(size).centered(width: min(size.width, 70), height: min(size.height, count + 2))
+    }
+
+    /// Lines visible at once.
+    private static func rows(_ state: AppState, count: Int) -> Int { max(1, frame(state.size, count: count).height - 2) }
+
+    static func key(_ state: inout AppState, _ help: inout HelpState, _ action: HelpAction?) {
+        let count = lines(state).count
+        let rows = rows(state, count: count)
+        let last = max(0, count - rows)
+        switch action {
+        case .close?:
+            state.showHelp = false
+            return
+        case .up?: help.top -= 1
+        case .down?: help.top += 1
+        case .pageUp?: help.top -= rows
+        case .pageDown?: help.top += rows
+        case .top?: help.top = 0
+        case .bottom?: help.top = last
+        case nil: break
+        }
+        help.top = min(max(0, help.top), last)
+        state.overlays.help = help
+    }
+
+    static func render(_ help: HelpState, state: AppState, into buffer: inout Buffer) {
+        let all = lines(state)
+        let area = frame(buffer.size, count: all.count)
+        let rows = max(0, area.height - 2)
+        let top = min(help.top, max(0, all.count - rows))
+        buffer.fill(area)
+        let box = Box(title: "Keys (Esc closes)", border: Border.preferred(unicode: state.unicode))
+            .render(in: area, buffer: &buffer)
+        let inner = box.inset(horizontal: 1, vertical: 0)
+        guard !inner.isEmpty else { return }
+        for (i, line) in all.dropFirst(top).enumerated() where i < inner.height {
+            let y = inner.y + i
+            let keyWidth = min(line.keyWidth, max(1, inner.width / 3))
+            if line.keys.isEmpty {
+                // A section's title (bold) or the blank line before it.
+                buffer.setString(DisplayWidth.truncate(line.description, to: inner.width), x: inner.x, y: y,
+                                 style: Theme.label, clip: inner)
+                continue
+            }
+            buffer.setString(DisplayWidth.fit(line.keys, to: keyWidth), x: inner.x, y: y, style: Theme.label,
+                             clip: inner)
+            buffer.setString(DisplayWidth.truncate(line.description, to: max(0, inner.width - keyWidth - 2)),
+                             x: inner.x + keyWidth + 2, y: y, clip: inner)
+        }
+        // Say so when lines are above or below the box (↑ ↓ PgUp PgDn scroll).
+        if top > 0 {
+            buffer.setString(state.unicode ? " ↑ more " : " ^ more ", x: area.maxX - 10, y: area.y, style: Theme.hint,
+                             clip: area)
+        }
+        if top + rows < all.count {
+            buffer.setString(state.unicode ? " ↓ more " : " v more ", x: area.maxX - 10, y: area.maxY - 1,
+                             style: Theme.hint, clip: area)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import TUIKit
+
+/// The SSH worker's questions on screen: the host key as a dialog, passwords and other answers as a masked field;
+/// the typed answers go back as `Effect.answer`.
+enum PromptOverlay {
+    /// Opens the dialog or the field for `request`.
+    static func show(_ state: inout AppState, _ request: PromptRequest) {
+        switch request.kind {
+        case .hostKey(let host, let port, let type, let fingerprint):
+            let place = port == 22 ? host : "[\(host)]:\(port)"
+            state.dialog = DialogState(
+                purpose: .hostKey(request.id), title: "Unknown host key",
+                message: "eSSH has never seen \(place) before. Its \(type) key has the fingerprint "
+                    + "\(fingerprint). Compare it with the one your administrator gave you. Trust it?",
+                buttons: ["Accept and save", "Once", "Cancel"])
+        case .password(let user, let host, let attempt):
+            state.prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong password, try again" : "Password",
+                                       labels: ["Password for \(user)@\(host):"], echo: [false])
+        case .passphrase(let file, let attempt):
+            state.prompt = PromptState(id: request.id,
+                                       title: attempt > 1 ? "Wrong passphrase, try again" : "Passphrase",
+                                       labels: ["Passphrase for \(file):"], echo: [false])
+        case .keyboard(let instruction, let prompts, let echo):
+            state.prompt = PromptState(id: request.id, title: instruction.isEmpty ? "The server asks" : instruction,
+                                       labels: prompts, echo: echo)
+        }
+    }
+
+    static func key(_ state: inout AppState, _ prompt: PromptState, _ action: PromptAction?, _ key: Key) -> [Effect] {
+        var prompt = prompt
+        switch action {
+        case .giveUp?:
+            state.prompt = nil
+            return [.answer(id: prompt.id, .text(nil))]
+        case .answer?:
+            prompt.answers.append(prompt.input.text)
+            if prompt.answers.count >= prompt.labels.count {
+                state.prompt = nil
+                return [.answer(id: prompt.id, .text(prompt.answers))]
+            }
+            let echo = prompt.echo.indices.contains(prompt.answers.count) ? prompt.echo[prompt.answers.count] : false
+            prompt.input = TextField(masked: !echo)
+        case nil:
+            _ = prompt.input.handle(key)
+        }
+        state.prompt = prompt
+        return []
+    }
+
+    static func render(_ prompt: PromptState, border: Border, into buffer: inout Buffer) -> Point? {
+        let width = min(buffer.size.width - 2, max(50, DisplayWidth.of(prompt.currentLabel) + 4))
+        let frame = buffer.area.centered(width: width, height: 6)
+        buffer.fill(frame)
+        let inner = Box(title: prompt.title, border: border).render(in: frame, buffer: &buffer)
+        buffer.setString(prompt.currentLabel, x: inner.x + 1, y: inner.y, clip: inner)
+        let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
+        let cursor = prompt.input.render(in: field, buffer: &buffer, style: Theme.field)
+        buffer.setString("Enter: send   Esc: give up", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
+        return cursor
+    }
+}

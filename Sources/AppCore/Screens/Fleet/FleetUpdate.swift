@@ -1,0 +1,180 @@
+import Operations
+import Fleet
+import Foundation
+import Inventory
+import Mail
+import TUIKit
+
+/// Fleet commands: marking servers, asking for the command, the run's results coming in, the results screen's keys.
+extension Update {
+    static func markSelected(_ state: inout AppState) {
+        guard let server = state.selectedServer else { return }
+        if state.fleet.marked.remove(server.name) == nil { state.fleet.marked.insert(server.name) }
+        // Space marks and moves on, as in file managers, so a run of servers is marked key by key.
+        state.list.selectNext(count: state.visibleServers.count)
+    }
+
+    /// Marks every server shown; when all shown are marked already, unmarks them.
+    static func markAllVisible(_ state: inout AppState) {
+        let names = Set(state.visibleServers.map(\.name))
+        if !names.isEmpty && names.isSubset(of: state.fleet.marked) {
+            state.fleet.marked.subtract(names)
+            state.notice = "Unmarked \(names.count) server\(names.count == 1 ? "" : "s")."
+        } else {
+            state.fleet.marked.formUnion(names)
+            state.notice = "\(state.fleet.marked.count) marked. x runs a command on them."
+        }
+    }
+
+    /// The marked servers (list order), or the selected one when none is marked.
+    static func fleetServers(_ state: AppState) -> [Server] {
+        if !state.fleet.marked.isEmpty { return state.servers.filter { state.fleet.marked.contains($0.name) } }
+        return state.selectedServer.map { [$0] } ?? []
+    }
+
+    static func askFleetCommand(_ state: inout AppState) {
+        let servers = fleetServers(state)
+        guard !servers.isEmpty else { return }
+        state.fleet.pendingNames = servers.map(\.name)
+        state.fleetQuestion = FleetQuestion(kind: .command, input: TextField())
+    }
+
+    /// Keys while `x` asks for the command, then (when some chosen servers log in with a password) for one password
+    /// for all of them; Esc gives up, nothing runs.
+    static func fleetQuestionKey(_ state: inout AppState, _ question: FleetQuestion, _ action: FleetQuestionAction?,
+                                 _ key: Key) -> [Effect] {
+        var question = question
+        switch action {
+        case .cancel?:
+            state.fleetQuestion = nil
+            return []
+        case .run?:
+            switch question.kind {
+            case .command:
+                let command = question.input.text.trimmingCharacters(in: .whitespaces)
+                guard !command.isEmpty else { return [] }
+                let names = Set(state.fleet.pendingNames)
+                let withPassword = state.servers.filter { names.contains($0.name) && $0.auth == .password }.count
+                if withPassword > 0 {
+                    state.fleetQuestion = FleetQuestion(kind: .password(command: command, count: withPassword),
+                                                        input: TextField(masked: true))
+                    return []
+                }
+                state.fleetQuestion = nil
+                return startFleet(&state, command: command, password: nil)
+            case .password(let command, _):
+                state.fleetQuestion = nil
+                let password = question.input.text
+                return startFleet(&state, command: command, password: password.isEmpty ? nil : password)
+            }
+        case nil:
+            _ = question.input.handle(key)
+            state.fleetQuestion = question
+            return []
+        }
+    }
+
+    static func startFleet(_ state: inout AppState, command: String, password: String?) -> [Effect] {
+        let names = Set(state.fleet.pendingNames)
+        let servers = state.servers.filter { names.contains($0.name) }
+        guard !servers.isEmpty else { return [] }
+        let id = state.fleet.nextRunId
+        state.fleet.nextRunId += 1
+        state.fleet.run = FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)
+        state.screen = .fleet
+        return [.runFleet(id: id, targets: servers.map(ConnectionProfile.init(server:)), command: command,
+                          knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
+                          timeout: state.settings.fleetTimeout, password: password)]
+    }
+
+    static func fleetKey(_ state: inout AppState, _ action: FleetAction?) -> [Effect] {
+        guard var run = state.fleet.run else {
+            state.screen = .servers
+            return []
+        }
+        let layout = ScreenLayout.fleet(state.size, servers: run.results.count)
+        if run.detail != nil {
+            // One server's full output: scroll it; Esc or Enter goes back to the results.
+            let rows = layout.detail.height
+            switch action {
+            case .back, .open: run.detail = nil
+            case .up: run.detailView.scroll(by: -1, in: run.detailText, height: rows)
+            case .down: run.detailView.scroll(by: 1, in: run.detailText, height: rows)
+            case .help: state.showHelp = true
+            default: scroll(&run.detailView, in: run.detailText, action, rows: rows, columns: layout.detail.width)
+            }
+            state.fleet.run = run
+            return []
+        }
+        let count = run.results.count
+        let rows = layout.output.height
+        var effects: [Effect] = []
+        switch action {
+        case .up: run.list.selectPrevious(count: count)
+        case .down: run.list.selectNext(count: count)
+        case .open:
+            guard let i = run.list.selected, run.results.indices.contains(i) else { break }
+            run.detail = i
+            run.detailText = FleetRun.sanitised(FleetReport.body(run.results[i]))
+            run.detailView = TextViewState(top: 0, left: 0, follow: false)
+        case .back:
+            // A second Esc while stopping goes back at once: a server stuck (say in a DNS lookup) must not keep the
+            // user on this screen. The stopped run finishes in the background; a new run replaces it.
+            if run.isRunning && !run.cancelling {
+                run.cancelling = true
+                state.notice = "Stopping the servers still running… (Esc again: back to the servers now)"
+                effects = [.cancelFleet]
+            } else {
+                state.screen = .servers
+            }
+        case .pageUp, .pageDown, .top, .bottom, .left, .right:
+            scroll(&run.groupedView, in: run.grouped, action, rows: rows, columns: layout.output.width)
+        case .help: state.showHelp = true
+        case .mail:
+            if run.isRunning {
+                state.notice = "Still running: wait for it (Esc stops the rest), then F6 mails the report."
+            } else {
+                let subject = CommandReport(server: "\(count) server\(count == 1 ? "" : "s")", user: "",
+                                            command: run.command, exitStatus: nil, startedAt: run.startedAt,
+                                            duration: 0).defaultSubject
+                state.outputTool = .mail(to: state.settings.mailRecipient, subject: subject, tableAvailable: false)
+                state.notice = nil
+            }
+        case nil: break
+        }
+        run.list.scrollToSelection(visibleRows: max(1, layout.table.height - 1), count: count)
+        state.fleet.run = run
+        return effects
+    }
+}
+
+extension Update {
+    /// PgUp / PgDn / Home / End on a text `rows` lines high, ← → by half of `columns`; other actions do nothing.
+    static func scroll(_ view: inout TextViewState, in text: ScrollbackBuffer, _ action: FleetAction?, rows: Int,
+                       columns: Int) {
+        let sideways = max(1, columns / 2)
+        switch action {
+        case .left: view.left = max(0, view.left - sideways)
+        case .right: view.left = min(view.left + sideways, 100_000)
+        case .pageUp: view.scroll(by: -max(1, rows - 1), in: text, height: rows)
+        case .pageDown: view.scroll(by: max(1, rows - 1), in: text, height: rows)
+        case .top: view.scrollToTop(in: text)
+        case .bottom: view.scrollToBottom(in: text, height: rows)
+        default: break
+        }
+    }
+}
+
+extension ScreenLayout {
+    /// Title, per-server table (up to half the screen), a rule, grouped output, status line, key bar; `detail` is
+    /// the area one server's full output takes.
+    static func fleet(_ size: Size, servers: Int) -> (title: Rect, table: Rect, rule: Rect, output: Rect, status: Rect,
+                                                       keys: Rect, detail: Rect) {
+        let body = max(0, size.height - 4)
+        let tableHeight = min(servers + 1, max(2, body / 2))
+        let rows = Layout.split(Rect(size), .vertical,
+                                [.fixed(1), .fixed(tableHeight), .fixed(1), .fill(1), .fixed(1), .fixed(1)])
+        let detail = Layout.split(Rect(size), .vertical, [.fixed(1), .fill(1), .fixed(1), .fixed(1)])[1]
+        return (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], detail)
+    }
+}

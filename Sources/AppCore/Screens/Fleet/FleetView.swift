@@ -1,0 +1,100 @@
+import Fleet
+import Foundation
+import TUIKit
+
+/// The results of a fleet run: one row per server (status, exit status, time), then the output grouped so identical
+/// outputs show once with their servers; Enter shows one server's full output. Remote text is sanitised.
+enum FleetView {
+    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
+        guard let run = state.fleet.run else { return nil }
+        let layout = ScreenLayout.fleet(buffer.size, servers: run.results.count)
+        let done = run.results.filter { $0.status.isFinal }.count
+        let elapsed = (run.finishedAt ?? state.now).timeIntervalSince(run.startedAt)
+        StatusBar(left: [Span(" eSSH — Run: ", style: Style(attributes: .bold)), Span(run.command)],
+                  right: [Span(" \(done)/\(run.results.count) done · \(FleetSummary.seconds(max(0, elapsed))) ")],
+                  style: Theme.title).render(in: layout.title, buffer: &buffer)
+
+        if let detail = run.detail, run.results.indices.contains(detail) {
+            let result = run.results[detail]
+            var view = run.detailView
+            TextView().render(run.detailText, in: layout.detail, buffer: &buffer, state: &view)
+            let line = " \(result.name): \(result.statusText) · \(FleetSummary.seconds(result.duration))"
+                + " · Esc back"
+            StatusBar(left: [Span(line)], right: [], style: Style(attributes: .dim))
+                .render(in: layout.status, buffer: &buffer)
+            KeyBar(table: FleetAction.table).render(in: layout.keys, buffer: &buffer)
+            return nil
+        }
+
+        let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
+        let rows: [[Span]] = run.results.map { result in
+            let (style, text) = Self.status(result.status, spinner: spinner.frame(state.tick))
+            return [
+                Span(result.name),
+                Span(text, style: style),
+                Span(result.exitStatus.map(String.init) ?? ""),
+                Span(result.status.isFinal ? FleetSummary.seconds(result.duration) : ""),
+                Span(result.error ?? firstLine(result)),
+            ]
+        }
+        let nameWidth = min(max(run.results.map { DisplayWidth.of($0.name) }.max() ?? 6, 6), 32)
+        let table = TableView(columns: [
+            .init("Server", width: .fixed(nameWidth)), .init("Status", width: .fixed(11)),
+            .init("Exit", width: .fixed(4), alignment: .right), .init("Time", width: .fixed(8), alignment: .right),
+            .init("Output", width: .fill(1)),
+        ], rows: rows.map { $0.map { Span(TextSanitizer.sanitize($0.text), style: $0.style) } })
+        var list = run.list
+        table.render(in: layout.table, buffer: &buffer, state: &list)
+
+        let rule = "── Output, identical outputs once " + String(repeating: "─", count: max(0, layout.rule.width))
+        buffer.setString(state.unicode ? rule : rule.replacingOccurrences(of: "─", with: "-"), x: 0, y: layout.rule.y,
+                         style: Theme.hint, clip: layout.rule)
+        var view = run.groupedView
+        TextView().render(run.grouped, in: layout.output, buffer: &buffer, state: &view)
+
+        let summary = FleetSummary(run.results)
+        var status = " " + summary.line(elapsed: run.isRunning ? nil : elapsed)
+        if run.cancelling { status += " · stopping…" } else if run.isRunning { status += " · Esc stops the rest" }
+        StatusBar(left: [Span(state.notice.map { " " + $0 } ?? status)], right: [], style: Style(attributes: .dim))
+            .render(in: layout.status, buffer: &buffer)
+        KeyBar(table: FleetAction.table).render(in: layout.keys, buffer: &buffer)
+        return nil
+    }
+
+    /// The colour and word for a status (the spinner frame for a running server).
+    static func status(_ status: FleetStatus, spinner: String) -> (Style, String) {
+        switch status {
+        case .waiting: return (Style(fg: .gray), "waiting")
+        case .running: return (Style(fg: .yellow), "\(spinner) running")
+        case .ok: return (Style(fg: .green), "ok")
+        case .failed: return (Style(fg: .red), "failed")
+        case .timedOut: return (Style(fg: .red), "timed out")
+        case .unreachable: return (Style(fg: .red), "unreachable")
+        case .cancelled: return (Style(fg: .gray), "cancelled")
+        }
+    }
+
+    /// The first line of a result's output, for the table.
+    static func firstLine(_ result: FleetResult) -> String {
+        let text = result.stdout.isEmpty ? result.stderrText : result.stdoutText
+        return String(text.split(separator: "\n", maxSplits: 1).first ?? "")
+    }
+
+    /// The box asking for the command after `x` (or the one password for the servers that need it).
+    static func render(_ question: FleetQuestion, count: Int, border: Border, into buffer: inout Buffer) -> Point? {
+        let width = min(buffer.size.width - 2, 70)
+        let frame = buffer.area.centered(width: width, height: 6)
+        buffer.fill(frame)
+        let inner = Box(title: "Run a command", border: border).render(in: frame, buffer: &buffer)
+        let label: String
+        switch question.kind {
+        case .command: label = "Command to run on \(count) server\(count == 1 ? "" : "s") at once:"
+        case .password(_, let n): label = "Password for the \(n) server\(n == 1 ? "" : "s") that log in with one:"
+        }
+        buffer.setString(label, x: inner.x + 1, y: inner.y, clip: inner)
+        let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
+        let cursor = question.input.render(in: field, buffer: &buffer, style: Theme.field)
+        buffer.setString("Enter: run   Esc: cancel", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
+        return cursor
+    }
+}

@@ -1,0 +1,125 @@
+import Operations
+import Foundation
+import Inventory
+import SSH
+import TUIKit
+
+/// Forms (add, edit, quick connect, settings): moving between fields, validating on save, turning a valid form into
+/// an effect.
+extension Update {
+    static func formKey(_ state: inout AppState, _ action: FormAction?, _ key: Key) -> [Effect] {
+        guard var form = state.form else { return [] }
+        switch action {
+        case .next: form.focus = (form.focus + 1) % form.fields.count
+        case .previous: form.focus = (form.focus + form.fields.count - 1) % form.fields.count
+        case .help: state.showHelp = true
+        case .cancel:
+            state.form = nil
+            state.screen = .servers
+            return []
+        case .save:
+            state.form = form
+            return save(&state)
+        case nil:
+            _ = form.fields[form.focus].input.handle(key)
+            form.fields[form.focus].error = nil
+        }
+        state.form = form
+        return []
+    }
+
+    /// Validates the form; on success returns the effect that saves (or connects), else marks the fields.
+    static func save(_ state: inout AppState) -> [Effect] {
+        guard var form = state.form else { return [] }
+        for i in form.fields.indices { form.fields[i].error = nil }
+        form.error = nil
+        switch form.purpose {
+        case .addServer, .editServer:
+            let draft = validateServer(&form)
+            state.form = form
+            guard let draft else { return [] }
+            if case .editServer(let name) = form.purpose { return [.saveServer(draft, replacing: name)] }
+            return [.saveServer(draft, replacing: nil)]
+        case .quickConnect:
+            let text = form.text("dest").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else {
+                form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222.")
+                state.form = form
+                return []
+            }
+            let destination: Destination
+            do {
+                destination = try Destination(parsing: text)
+            } catch {
+                form.setError("dest", error.message)
+                state.form = form
+                return []
+            }
+            state.form = nil
+            return connect(&state, ConnectionProfile(host: destination.host, port: destination.port ?? 22,
+                                                 user: destination.user), returnTo: .servers)
+        case .settings:
+            var settings = state.settings
+            for field in form.fields {
+                if let problem = settings.apply(field.input.text, to: field.key) {
+                    form.setError(field.key, problem)
+                }
+            }
+            if let bad = form.fields.firstIndex(where: { $0.error != nil }) {
+                form.focus = bad
+                state.form = form
+                return []
+            }
+            state.settings = settings
+            state.form = nil
+            state.screen = .servers
+            return [.saveSettings(settings.stored)]
+        }
+    }
+
+    /// The server form as a draft, or nil with a message on every wrong field (focus on the first).
+    static func validateServer(_ form: inout FormState) -> ServerDraft? {
+        let name = form.text("name").trimmingCharacters(in: .whitespaces)
+        let host = form.text("host").trimmingCharacters(in: .whitespaces)
+        let portText = form.text("port").trimmingCharacters(in: .whitespaces)
+        let user = form.text("user").trimmingCharacters(in: .whitespaces)
+        let authText = form.text("auth").trimmingCharacters(in: .whitespaces).lowercased()
+        let keyPath = form.text("key").trimmingCharacters(in: .whitespaces)
+        let osText = form.text("os").trimmingCharacters(in: .whitespaces).lowercased()
+        let tags = form.text("tags").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+
+        // The form reads its words (a port number, key/agent/password, a system); what a server may be is
+        // Inventory's rule, the same `servers add` applies, shown beside the field it concerns.
+        let port = Int(portText)
+        if port.map({ !(1...65535).contains($0) }) ?? true {
+            form.setError("port", "A port is a number from 1 to 65535.")
+        }
+        let auth = AuthMethod(rawValue: authText.isEmpty ? "agent" : authText)
+        if auth == nil { form.setError("auth", "Type key, agent or password.") }
+        let os = ServerOS(rawValue: osText.isEmpty ? "auto" : osText)
+        if os == nil { form.setError("os", "Type auto, linux, macos, bsd or windows.") }
+        let draft = ServerDraft(name: name, host: host, port: port ?? 22, user: user.isEmpty ? nil : user,
+                                auth: auth ?? .agent, keyPath: keyPath.isEmpty ? nil : keyPath, os: os ?? .auto,
+                                tags: tags, note: form.text("note"))
+        for problem in draft.problems where form.fields.first(where: { $0.key == problem.field.rawValue })?.error == nil {
+            form.setError(problem.field.rawValue, formSentence(problem))
+        }
+
+        if let bad = form.fields.firstIndex(where: { $0.error != nil }) {
+            form.focus = bad
+            return nil
+        }
+        return draft
+    }
+
+    /// Inventory's problem as the form says it: the everyday cases in the form's words, the rest in Inventory's.
+    static func formSentence(_ problem: ServerProblem) -> String {
+        switch problem.field {
+        case .name where problem.value.isEmpty: return "Give the server a name, e.g. web1."
+        case .host where problem.value.isEmpty: return "Give a host name or address, e.g. 10.0.0.5."
+        case .port: return "A port is a number from 1 to 65535."
+        case .key: return "auth key needs a key file, e.g. ~/.ssh/id_ed25519."
+        default: return problem.message
+        }
+    }
+}

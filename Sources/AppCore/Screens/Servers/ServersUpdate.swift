@@ -1,0 +1,145 @@
+import Operations
+import Foundation
+import Inventory
+import Reachability
+import TUIKit
+
+/// The Servers screen: its keys, the filter bar, loading the list, checks and their results.
+extension Update {
+    static func serversKey(_ state: inout AppState, _ action: ServersAction?) -> [Effect] {
+        guard let action else { return [] }
+        if action == .clearFilter {
+            // Only clears: the notice and the selection stay as they are.
+            if !state.filter.text.isEmpty { state.filter.setText("") }
+            return []
+        }
+        let count = state.visibleServers.count
+        let page = max(1, ScreenLayout.serverRows(state.size))
+        state.notice = nil
+        switch action {
+        case .up: state.list.selectPrevious(count: count)
+        case .down: state.list.selectNext(count: count)
+        case .pageUp: state.list.pageUp(count: count, pageSize: page)
+        case .pageDown: state.list.pageDown(count: count, pageSize: page)
+        case .first: state.list.selectFirst(count: count)
+        case .last: state.list.selectLast(count: count)
+        case .filter: state.isFiltering = true
+        case .clearFilter: break
+        case .help: state.showHelp = true
+        case .quit: state.shouldQuit = true
+        case .add:
+            state.form = .server(nil)
+            state.screen = .form
+        case .edit:
+            guard let server = state.selectedServer else { return [] }
+            state.form = .server(server)
+            state.screen = .form
+        case .settings:
+            state.form = .settings(state.settings)
+            state.screen = .form
+        case .quickConnect:
+            state.form = .quickConnect
+            state.screen = .form
+        case .delete:
+            guard let server = state.selectedServer else { return [] }
+            state.dialog = DialogState(purpose: .confirmDelete(server.name), title: "Delete server",
+                                       message: "Delete \(server.name) (\(server.host))? Its history goes too.",
+                                       buttons: ["Delete", "Keep"], selected: 1)
+        case .check: return startCheck(&state)
+        case .connect:
+            guard let server = state.selectedServer else { return [] }
+            return connect(&state, ConnectionProfile(server: server))
+        case .shell:
+            guard let server = state.selectedServer else { return [] }
+            return connect(&state, ConnectionProfile(server: server), openShell: true)
+        case .mark: markSelected(&state)
+        case .markAll: markAllVisible(&state)
+        case .runOnMarked: askFleetCommand(&state)
+        }
+        state.list.scrollToSelection(visibleRows: page, count: count)
+        return []
+    }
+
+    /// Keys while the filter is typed (`/`).
+    static func filterKey(_ state: inout AppState, _ action: FilterAction?, _ key: Key) -> [Effect] {
+        switch action {
+        case .done?: state.isFiltering = false
+        case .clear?:
+            state.isFiltering = false
+            state.filter.setText("")
+        case .up?: state.list.selectPrevious(count: state.visibleServers.count)
+        case .down?: state.list.selectNext(count: state.visibleServers.count)
+        case nil:
+            _ = state.filter.handle(key)
+            state.list.selectFirst(count: state.visibleServers.count)
+        }
+        return []
+    }
+
+    static func startCheck(_ state: inout AppState) -> [Effect] {
+        guard state.checking == nil else {
+            state.notice = "A check is already running."
+            return []
+        }
+        var targets: [Int64: CheckTarget] = [:]
+        for server in state.servers {
+            guard let id = server.id else { continue }
+            targets[id] = CheckTarget(host: server.host, port: server.port)
+        }
+        guard !targets.isEmpty else { return [] }
+        state.checking = CheckProgress(total: targets.count)
+        return [.check(targets, timeout: state.settings.checkTimeout)]
+    }
+
+    static func periodicCheck(_ state: inout AppState) -> [Effect] {
+        guard state.screen == .servers, state.checking == nil, state.settings.checkInterval > 0,
+              let last = state.lastCheckAt,
+              state.now.timeIntervalSince(last) >= Double(state.settings.checkInterval) else { return [] }
+        return startCheck(&state)
+    }
+
+    static func checkResult(_ state: inout AppState, id: Int64, status: String, latencyMs: Double?, at: Date) {
+        state.checks[id] = ServerCheck(status: status, latencyMs: latencyMs, checkedAt: at)
+        state.checking?.done += 1
+    }
+
+    static func checkFinished(_ state: inout AppState, error: String?, at: Date) {
+        let total = state.checking?.total ?? 0
+        state.checking = nil
+        state.lastCheckAt = at
+        let online = state.checks.values.filter { $0.status == "online" }.count
+        state.notice = error ?? "Checked \(total) server\(total == 1 ? "" : "s"): \(online) online."
+    }
+
+    static func loaded(_ state: inout AppState, servers: [Server], checks: [Int64: CheckResult],
+                       settings: [String: String]) -> [Effect] {
+        let first = !state.loaded
+        state.loaded = true
+        state.servers = servers
+        for (id, result) in checks where state.checks[id] == nil || first {
+            state.checks[id] = ServerCheck(status: result.status, latencyMs: result.latencyMs,
+                                           checkedAt: result.checkedAt)
+        }
+        state.settings = Settings(stored: settings)
+        state.list.clamp(count: state.visibleServers.count)
+        if state.list.selected == nil { state.list.selectFirst(count: state.visibleServers.count) }
+        guard first else { return [] }
+        var effects = startCheck(&state)
+        if !state.autoconnectDone, !state.settings.autoconnect.isEmpty {
+            state.autoconnectDone = true
+            if let server = servers.first(where: { $0.name == state.settings.autoconnect }) {
+                effects += connect(&state, ConnectionProfile(server: server))
+            } else {
+                state.notice = "Autoconnect: no saved server is named \(state.settings.autoconnect)."
+            }
+        }
+        return effects
+    }
+
+    static func serverSaved(_ state: inout AppState, _ name: String) -> [Effect] {
+        state.form = nil
+        state.screen = .servers
+        state.notice = "Saved \(name)."
+        return [.load]
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Inventory
+import TUIKit
+
+/// The home screen: saved servers with their last check, filter, progress of a running check.
+enum ServersView {
+    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
+        let areas = ScreenLayout.servers(buffer.size)
+        let list = state.serverList
+        var right: [Span] = []
+        if let checking = state.checking { right.append(Span("checking \(checking.done)/\(checking.total) ")) }
+        if !state.fleet.marked.isEmpty { right.append(Span("\(state.fleet.marked.count) marked ")) }
+        StatusBar(left: [Span(" eSSH — Servers (\(list.visible.count)/\(state.servers.count))")], right: right,
+                  style: Theme.title).render(in: areas.title, buffer: &buffer)
+
+        let dot = state.unicode ? "●" : "*"
+        // Narrow terminals keep what tells servers apart: status, name, address.
+        let narrow = buffer.size.width < 70
+        // A marked server (Space, for `x`) shows a check mark in place of its status dot, in the status colour.
+        let markSign = state.unicode ? "✓" : "+"
+        // Only the rows on screen are built (TableView asks for them), from what `ServerList` derived when the list
+        // or the filter changed, so a frame does not cost more with every server saved.
+        func row(_ index: Int) -> [Span] {
+            let entry = list.visibleRow(index)
+            let server = entry.server
+            var (style, text) = Theme.status(server.id.flatMap { state.checks[$0] })
+            let dot = state.fleet.marked.contains(server.name) ? markSign : dot
+            if dot == markSign { style.attributes.insert(.bold) }
+            let address = Span(entry.address)
+            if narrow { return [Span(dot, style: style), Span(server.name), Span(text, style: style), address] }
+            return [
+                Span(dot, style: style),
+                Span(server.name),
+                Span(text, style: style),
+                Span(server.os.rawValue),
+                address,
+                Span(server.tags.joined(separator: " ")),
+                Span(lastConnected(server.lastConnectedAt, day: entry.date, now: state.now)),
+            ]
+        }
+        let wide = buffer.size.width >= 100
+        // The name column is as wide as the longest name (within limits); the address takes most of the rest.
+        let nameWidth = min(max(list.widestVisibleName, 4), wide ? 32 : 16)
+        let columns: [TableView.Column] = narrow
+            ? [.init("", width: .fixed(1)), .init("Name", width: .fill(1)), .init("Status", width: .fixed(11)),
+               .init("Address", width: .fill(1))]
+            : [.init("", width: .fixed(1)), .init("Name", width: .fixed(nameWidth)), .init("Status", width: .fixed(12)),
+               .init("OS", width: .fixed(wide ? 8 : 7)), .init("Address", width: .fill(3)),
+               .init("Tags", width: .fill(wide ? 2 : 1)), .init("Connected", width: .fixed(wide ? 16 : 10))]
+        let table = TableView(columns: columns, rows: [])
+        var selection = state.list
+        table.render(in: areas.table, buffer: &buffer, state: &selection, rowCount: list.visible.count) { row($0) }
+        if state.loaded && state.servers.isEmpty {
+            let y = areas.table.y + 2
+            buffer.setString("No servers yet. Press a to add one, n to connect to any host.", x: 2, y: y,
+                             style: Theme.hint, clip: areas.table)
+        } else if state.loaded && list.visible.isEmpty {
+            buffer.setString("No server matches “\(state.filter.text)”. Esc clears the filter.", x: 2,
+                             y: areas.table.y + 2, style: Theme.hint, clip: areas.table)
+        }
+
+        var cursor: Point?
+        if state.isFiltering || !state.filter.text.isEmpty {
+            let label = "Filter: "
+            buffer.fill(areas.status)
+            buffer.setString(label, x: 0, y: areas.status.y, style: Theme.label)
+            let field = Rect(x: DisplayWidth.of(label), y: areas.status.y,
+                             width: max(0, areas.status.width - DisplayWidth.of(label)), height: 1)
+            let at = state.filter.render(in: field, buffer: &buffer)
+            if state.isFiltering { cursor = at }
+        } else if let notice = state.notice {
+            buffer.setString(notice, x: 1, y: areas.status.y, clip: areas.status)
+        } else if let server = state.selectedServer, !server.note.isEmpty {
+            buffer.setString(server.note, x: 1, y: areas.status.y, style: Theme.hint, clip: areas.status)
+        }
+        KeyBar(table: ServersAction.table).render(in: areas.keys, buffer: &buffer)
+        return cursor
+    }
+
+    /// `5 min ago`, `yesterday`, a date (`day`, derived once by `ServerList`); `never`.
+    static func lastConnected(_ date: Date?, day: String?, now: Date) -> String {
+        guard let date else { return "never" }
+        let seconds = Int(now.timeIntervalSince(date))
+        if seconds < 60 { return "just now" }
+        if seconds < 3600 { return "\(seconds / 60) min ago" }
+        if seconds < 86_400 { return "\(seconds / 3600) h ago" }
+        if seconds < 7 * 86_400 { return "\(seconds / 86_400) d ago" }
+        return day ?? ServerList.day(date)
+    }
+}

@@ -1,0 +1,57 @@
+import SSH
+import Operations
+import Foundation
+import NetParsers
+import TUIKit
+
+/// An open session: its output, the command line, history, and the command running now.
+struct SessionState: Sendable {
+    static let keepaliveInterval: TimeInterval = 15
+
+    var target: ConnectionProfile
+    var title: String
+    var os: String
+    var connectedAt: Date
+    /// When the last keepalive was sent (every `keepaliveInterval` seconds while idle).
+    var lastKeepalive: Date
+    var scrollback: ScrollbackBuffer
+    var view = TextViewState()
+    /// Colours are dropped (the output view is plain text); every other control sequence is shown, not obeyed.
+    var sanitizer = TextSanitizer(policy: .dropStyling)
+    var input = TextField()
+    /// The search bar and its match (Ctrl-F); nil when closed.
+    var search: SessionSearch?
+    /// How the login worked (`publickey (~/.ssh/id_ed25519)`, `password`), to save a quick-connected host.
+    var authUsed: LoginMethod?
+    /// Commands typed before, oldest first.
+    var history: [String] = []
+    /// Where Up/Down is in `history` (nil: editing a new line).
+    var historyIndex: Int?
+    /// The line being typed before Up was pressed.
+    var draft = ""
+    var running: RunningCommand?
+    var nextCommandId = 1
+    var commandsRun = 0
+    /// `exit 0 · 0.12 s` for the last command.
+    var lastResult: String?
+    var remoteOS: RemoteOS?
+    var quick: QuickResult?
+    var showParsed: Bool
+    var table = ListState()
+    /// Whether the output so far ends a line (so the result line starts on its own).
+    var atLineStart = true
+    /// The last command's raw output and end, for mail, save and pipe (OutputTools/).
+    var capture: OutputCapture?
+    /// Opened only for a shell (from the servers screen): it ends with the shell.
+    var closeAfterShell = false
+
+    init(target: ConnectionProfile, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
+        self.target = target
+        self.title = title
+        self.os = os
+        self.connectedAt = connectedAt
+        lastKeepalive = connectedAt
+        scrollback = ScrollbackBuffer(maxLines: scrollbackLines)
+        showParsed = parse
+    }
+}

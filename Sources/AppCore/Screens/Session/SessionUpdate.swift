@@ -1,0 +1,226 @@
+import SSH
+import Foundation
+import Inventory
+import NetParsers
+import TUIKit
+
+/// The session's keys (the command line, history, scrolling, quick commands, search) and how a session ends.
+extension Update {
+    static func sessionKey(_ state: inout AppState, _ action: SessionAction?, _ key: Key) -> [Effect] {
+        guard let running = state.session.map({ $0.running != nil }) else { return [] }
+        if let effects = openOutputTool(&state, action) { return effects }
+        if action == .end {
+            return (running ? [.cancelCommand] : []) + endSession(&state, reason: nil)
+        }
+        // The session is taken out of the state while the key changes it, so its scrollback is never copied.
+        guard var session = state.session else { return [] }
+        state.session = nil
+        defer { state.session = session }
+        let rows = ScreenLayout.outputRows(state.size)
+        if session.search != nil,
+           searchKey(&session, SearchAction.table.action(for: key), action, key, rows: rows, width: state.size.width) {
+            return []
+        }
+        let showingTable = session.quick?.table != nil && session.showParsed
+        switch action {
+        case .run:
+            let command = session.input.text.trimmingCharacters(in: .whitespaces)
+            guard !command.isEmpty else { return [] }
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            let id = session.startCommand(line: "$ " + command, command: command, quick: nil, now: state.now)
+            if session.history.last != command { session.history.append(command) }
+            session.input.setText("")
+            session.historyIndex = nil
+            return [.run(id: id, command: command)]
+        case .cancel:
+            if session.running != nil { return [.cancelCommand] }
+            session.quick = nil
+        case .interfaces, .routes, .sockets:
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            guard let kind = action?.dataKind else { return [] }
+            let id = session.startCommand(line: "$ [\(kind.rawValue)]", command: kind.rawValue, quick: kind,
+                                          now: state.now)
+            return [.runQuick(id: id, kind: kind, os: session.remoteOS)]
+        case .shell:
+            guard session.running == nil else {
+                state.notice = "A command is still running: Esc stops it."
+                return []
+            }
+            return openShell(&session, closeAfter: false)
+        case .toggleParsed: session.showParsed.toggle()
+        case .historyUp:
+            guard !session.history.isEmpty else { return [] }
+            if session.historyIndex == nil { session.draft = session.input.text }
+            let index = max(0, (session.historyIndex ?? session.history.count) - 1)
+            session.historyIndex = index
+            session.input.setText(session.history[index])
+        case .historyDown:
+            guard let index = session.historyIndex else { return [] }
+            if index + 1 < session.history.count {
+                session.historyIndex = index + 1
+                session.input.setText(session.history[index + 1])
+            } else {
+                session.historyIndex = nil
+                session.input.setText(session.draft)
+            }
+        case .pageUp:
+            if showingTable { session.table.pageUp(count: session.quick?.table?.rows.count ?? 0, pageSize: rows - 1) }
+            else { session.view.scroll(by: -max(1, rows - 1), in: session.scrollback, height: rows) }
+        case .pageDown:
+            if showingTable { session.table.pageDown(count: session.quick?.table?.rows.count ?? 0, pageSize: rows - 1) }
+            else { session.view.scroll(by: max(1, rows - 1), in: session.scrollback, height: rows) }
+        case .top:
+            if showingTable { session.table.selectFirst(count: session.quick?.table?.rows.count ?? 0) }
+            else { session.view.scrollToTop(in: session.scrollback) }
+        case .bottom:
+            if showingTable { session.table.selectLast(count: session.quick?.table?.rows.count ?? 0) }
+            else { session.view.scrollToBottom(in: session.scrollback, height: rows) }
+        case .help: state.showHelp = true
+        case .search:
+            session.quick = nil
+            session.search = SessionSearch()
+        case .searchNext, .searchPrevious:
+            state.notice = "Ctrl-F searches the output first."
+        case .end, .mail, .save, .retryMail: return []
+        case .pipe, nil:
+            _ = session.input.handle(key)
+        }
+        return []
+    }
+
+    /// Keys while the search bar is open (`action` from its table); false for the keys it leaves to the session
+    /// (`sessionAction`: scrolling, F-keys). Other keys type the term.
+    static func searchKey(_ session: inout SessionState, _ action: SearchAction?, _ sessionAction: SessionAction?,
+                          _ key: Key, rows: Int, width: Int) -> Bool {
+        guard var search = session.search else { return false }
+        if action == .close {
+            session.search = nil
+            return true
+        }
+        defer { session.search = search }
+        switch action {
+        case .find?:
+            let term = search.input.text
+            guard !term.isEmpty else { return true }
+            if term == search.term, let current = search.current {
+                find(&search, in: &session, from: current.before, .backward, rows: rows, width: width)
+            } else {
+                // A new term starts at the newest output: what was just printed is what people look for.
+                search.term = term
+                let end = SearchMatch.Position(line: session.scrollback.endLine - 1, byteOffset: Int.max / 2)
+                find(&search, in: &session, from: end, .backward, rows: rows, width: width)
+            }
+        case .older?, .newer?:
+            guard !search.term.isEmpty else { return true }
+            let backward = action == .older
+            let from = search.current.map { backward ? $0.before : $0.after }
+                ?? SearchMatch.Position(line: session.view.top, byteOffset: 0)
+            find(&search, in: &session, from: from, backward ? .backward : .forward, rows: rows, width: width)
+        case .stay?, .close?: break
+        case nil:
+            guard sessionAction == nil else { return false }
+            _ = search.input.handle(key)
+        }
+        return true
+    }
+
+    private static func find(_ search: inout SessionSearch, in session: inout SessionState,
+                             from position: SearchMatch.Position, _ direction: SearchDirection, rows: Int, width: Int)
+    {
+        guard let match = session.scrollback.search(search.term, from: position, direction: direction) else {
+            search.current = nil
+            search.notFound = true
+            return
+        }
+        search.current = match
+        search.notFound = false
+        session.view.reveal(line: match.line, in: session.scrollback, height: rows)
+        // Lines are not wrapped: scroll sideways when the match is beyond the right edge.
+        let line = session.scrollback[match.line] ?? ""
+        let before = String(decoding: line.utf8.prefix(match.byteRange.lowerBound), as: UTF8.self)
+        let column = DisplayWidth.of(before)
+        let matchWidth = DisplayWidth.of(search.term)
+        if column < session.view.left || column + matchWidth > session.view.left + width {
+            session.view.left = column + matchWidth > width ? max(0, column - width / 2) : 0
+        }
+    }
+
+    /// The running command ended: its result line, and the command into the server's history.
+    static func commandFinished(_ state: inout AppState, id: Int, status: Int32?, signal: String?, at: Date)
+        -> [Effect]
+    {
+        guard let running = state.session?.running,
+              state.session?.commandFinished(id: id, status: status, signal: signal, at: at) == true,
+              let name = state.session?.target.name, running.quick == nil else { return [] }
+        return [.appendHistory(server: name, command: running.command, status: status.map(Int.init))]
+    }
+
+    /// The running command failed; when the connection went with it, the session ends.
+    static func commandFailed(_ state: inout AppState, id: Int, message: String, connectionLost: Bool, at: Date)
+        -> [Effect]
+    {
+        guard state.session?.commandFailed(id: id, message: message, at: at) == true, connectionLost else { return [] }
+        state.now = max(state.now, at)
+        return endSession(&state, reason: message)
+    }
+
+    static func endSession(_ state: inout AppState, reason: String?) -> [Effect] {
+        guard let session = state.session else { return [] }
+        let seconds = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
+        var unsaved: ServerDraft?
+        if session.target.name == nil { unsaved = draft(for: session) }
+        state.summary = SummaryState(title: session.title, seconds: seconds, commands: session.commandsRun,
+                                     reason: reason, unsaved: unsaved)
+        state.session = nil
+        state.screen = .summary
+        return [.disconnect]
+    }
+
+    /// A quick-connected host as a server to save: where it went, as whom, how the login worked, the OS found.
+    static func draft(for session: SessionState) -> ServerDraft {
+        let target = session.target
+        var auth = AuthMethod.agent
+        var keyPath: String?
+        switch session.authUsed {
+        case .keyFile(let path)?:
+            auth = .key
+            keyPath = path
+        case .password?, .keyboardInteractive?: auth = .password
+        case .agent?, .none?, nil: auth = .agent
+        }
+        return ServerDraft(name: target.host, host: target.host, port: target.port, user: target.user, auth: auth,
+                           keyPath: keyPath, os: session.remoteOS?.serverOS ?? target.os, tags: [], note: "")
+    }
+
+    static func scrollOutput(_ state: inout AppState, by lines: Int) {
+        guard var session = state.session else { return }
+        let rows = ScreenLayout.outputRows(state.size)
+        if session.quick?.table != nil && session.showParsed {
+            let count = session.quick?.table?.rows.count ?? 0
+            for _ in 0..<abs(lines) {
+                if lines < 0 {
+                    session.table.selectPrevious(count: count)
+                } else {
+                    session.table.selectNext(count: count)
+                }
+            }
+        } else {
+            session.view.scroll(by: lines, in: session.scrollback, height: rows)
+        }
+        state.session = session
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = max(0, seconds)
+        if s < 10 { return String(format: "%.2f s", s) }
+        if s < 60 { return String(format: "%.1f s", s) }
+        return "\(Int(s) / 60) min \(Int(s) % 60) s"
+    }
+
+}

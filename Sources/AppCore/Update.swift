@@ -1,0 +1,154 @@
+import Operations
+import Foundation
+import TUIKit
+
+/// The state machine: `update` applies one message to the state and returns the effects to run. Pure — no I/O,
+/// no clock (time arrives in messages), no threads. Every message has its own case here, routed to the screen or
+/// overlay it belongs to; every key is looked up once in the key table of whoever takes it (the top overlay, else
+/// the screen) and the action is passed down.
+package enum Update {
+    package static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
+        switch message {
+        case .input(let event): return input(&state, event)
+        case .tick(let now): return tick(&state, now)
+
+        // The store and the checks: the Servers screen's data.
+        case .loaded(let servers, let checks, let settings):
+            return loaded(&state, servers: servers, checks: checks, settings: settings)
+        case .storeFailed(let text):
+            state.notice = text
+            return []
+        case .checkResult(let id, let status, let latency, let at):
+            checkResult(&state, id: id, status: status, latencyMs: latency, at: at)
+            return []
+        case .checkFinished(let error, let at):
+            checkFinished(&state, error: error, at: at)
+            return []
+        case .serverSaved(let name): return serverSaved(&state, name)
+        case .serverSaveFailed(let text):
+            state.form?.error = text
+            return []
+        case .serverDeleted(let name):
+            state.notice = "Deleted \(name)."
+            return [.load]
+        case .settingsSaved:
+            state.notice = "Settings saved."
+            return []
+
+        // Connecting.
+        case .connectStage(let stage):
+            state.connecting?.stage = stage
+            return []
+        case .prompt(let request):
+            PromptOverlay.show(&state, request)
+            return []
+        case .connectFailed(let reason): return connectFailed(&state, reason)
+        case .connected(let os, let auth, let at): return connected(&state, os: os, auth: auth, at: at)
+
+        // The session: output is appended in place, never by copying the session.
+        case .history(let commands):
+            state.session?.history = commands
+            return []
+        case .output(let id, let bytes):
+            state.session?.receive(id: id, bytes)
+            return []
+        case .commandFinished(let id, let status, let signal, let at):
+            return commandFinished(&state, id: id, status: status, signal: signal, at: at)
+        case .commandFailed(let id, let text, let lost, let at):
+            return commandFailed(&state, id: id, message: text, connectionLost: lost, at: at)
+        case .quickFinished(let id, let result, let at):
+            state.session?.quickFinished(id: id, result, at: at)
+            return []
+        case .connectionLost(let reason, let at):
+            guard state.session != nil else { return [] }
+            state.now = max(state.now, at)
+            return endSession(&state, reason: reason)
+        case .handedBack(let outcome): return handedBack(&state, outcome)
+
+        // The output tools.
+        case .mailFinished(let result, let to):
+            mailFinished(&state, result, to: to)
+            return []
+        case .mailRetried(let results, let error):
+            mailRetried(&state, results, error: error)
+            return []
+        case .outputSaved(let path, let error):
+            outputSaved(&state, path: path, error: error)
+            return []
+
+        // Fleet runs.
+        case .fleetStarted(let id, let index):
+            state.fleet.run?.started(id: id, index: index)
+            return []
+        case .fleetResult(let id, let index, let result):
+            state.fleet.run?.received(result, id: id, index: index)
+            return []
+        case .fleetFinished(let id, let at):
+            if state.fleet.run?.finished(id: id, at: at) == true { state.notice = nil }
+            return []
+        }
+    }
+
+    static func tick(_ state: inout AppState, _ now: Date) -> [Effect] {
+        state.now = now
+        state.tick += 1
+        if let session = state.session, session.running == nil,
+           now.timeIntervalSince(session.lastKeepalive) >= SessionState.keepaliveInterval {
+            state.session?.lastKeepalive = now
+            return [.keepalive]
+        }
+        return periodicCheck(&state)
+    }
+
+    // MARK: input
+
+    static func input(_ state: inout AppState, _ event: InputEvent) -> [Effect] {
+        switch event {
+        case .resize(let size):
+            state.size = size
+            return []
+        case .wheelUp, .wheelDown:
+            let lines = event == .wheelUp ? -3 : 3
+            if case .help(var help)? = state.overlays.top {
+                HelpOverlay.key(&state, &help, lines < 0 ? .up : .down)
+            } else if state.overlays.isEmpty, state.screen == .session {
+                scrollOutput(&state, by: lines)
+            }
+            return []
+        case .key(let key):
+            if let overlay = state.overlays.top { return overlayKey(&state, overlay, key) }
+            return screenKey(&state, key)
+        }
+    }
+
+    /// The top overlay takes the key: its table is looked up here, once.
+    static func overlayKey(_ state: inout AppState, _ overlay: Overlay, _ key: Key) -> [Effect] {
+        switch overlay {
+        case .help(var help):
+            HelpOverlay.key(&state, &help, HelpAction.table.action(for: key))
+            return []
+        case .dialog(let dialog):
+            return DialogOverlay.key(&state, dialog, DialogAction.table.action(for: key), key)
+        case .prompt(let prompt):
+            return PromptOverlay.key(&state, prompt, PromptAction.table.action(for: key), key)
+        case .fleetQuestion(let question):
+            return fleetQuestionKey(&state, question, FleetQuestionAction.table.action(for: key), key)
+        case .outputTool(let tool):
+            return outputToolKey(&state, tool, OutputToolAction.table.action(for: key), key)
+        }
+    }
+
+    /// The screen takes the key: its table is looked up here, once (a bar open on it looks up its own first).
+    static func screenKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+        switch state.screen {
+        case .servers:
+            if state.isFiltering { return filterKey(&state, FilterAction.table.action(for: key), key) }
+            return serversKey(&state, ServersAction.table.action(for: key))
+        case .form: return formKey(&state, FormAction.table.action(for: key), key)
+        case .connecting: return connectingKey(&state, ConnectingAction.table.action(for: key))
+        case .session: return sessionKey(&state, SessionAction.table.action(for: key), key)
+        case .fleet: return fleetKey(&state, FleetAction.table.action(for: key))
+        case .summary: return summaryKey(&state, (state.summary?.keys ?? SummaryAction.table).action(for: key))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Operations
+import Foundation
+import Inventory
+import Testing
+import TUIKit
+@testable import AppCore
+
+@Suite("Forms: update")
+struct FormUpdateTests {
+    @Test func savingAnEmptyFormMarksTheFieldsAndSavesNothing() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        #expect(state.screen == .form)
+        Fixtures.keys(&state, .tab, .tab)
+        Fixtures.keys(&state, .ctrl("u"))   // clears the port's 22
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        let form = try! #require(state.form)
+        #expect(form.fields.first { $0.key == "name" }?.error == "Give the server a name, e.g. web1.")
+        #expect(form.fields.first { $0.key == "host" }?.error != nil)
+        #expect(form.fields.first { $0.key == "port" }?.error == "A port is a number from 1 to 65535.")
+        #expect(form.focus == 0, "focus goes to the first wrong field")
+    }
+
+    @Test func namesAndUsersInventoryRefusesAreRefusedByTheFormToo() {
+        for (name, user) in [("tag:db", ""), ("a*b", ""), ("-x", ""), ("web1", "ops@corp")] {
+            var state = Fixtures.loaded()
+            Fixtures.keys(&state, .character("a"))
+            Fixtures.type(&state, name)
+            Fixtures.keys(&state, .tab)
+            Fixtures.type(&state, "10.0.0.5")
+            Fixtures.keys(&state, .tab, .tab)
+            Fixtures.type(&state, user)
+            #expect(Fixtures.keys(&state, .enter).isEmpty, "\(name) \(user) must not be saved")
+            let form = try! #require(state.form)
+            let field = user.isEmpty ? "name" : "user"
+            #expect(form.fields.first { $0.key == field }?.error != nil, "\(name) \(user)")
+        }
+    }
+
+    @Test func aValidFormBecomesADraftAndTypingClearsTheError() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        Fixtures.keys(&state, .enter)
+        Fixtures.type(&state, "box")
+        #expect(state.form?.fields[0].error == nil)
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "127.0.0.1")
+        Fixtures.keys(&state, .tab, .ctrl("u"))
+        Fixtures.type(&state, "2222")
+        Fixtures.keys(&state, .tab, .tab, .ctrl("u"))
+        Fixtures.type(&state, "key")
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "~/.ssh/id_ed25519")
+        Fixtures.keys(&state, .tab, .tab)
+        Fixtures.type(&state, "lab, test")
+        let effects = Fixtures.keys(&state, .enter)
+        #expect(effects == [.saveServer(ServerDraft(name: "box", host: "127.0.0.1", port: 2222, user: nil, auth: .key,
+                                                    keyPath: "~/.ssh/id_ed25519", os: .auto, tags: ["lab", "test"],
+                                                    note: ""), replacing: nil)])
+        _ = Update.update(&state, .serverSaveFailed("A server named box already exists."))
+        #expect(state.form?.error == "A server named box already exists.")
+        #expect(Update.update(&state, .serverSaved("box")) == [.load])
+        #expect(state.screen == .servers)
+    }
+
+    @Test func keyAuthNeedsAKeyFileAndTheOSMustBeKnown() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("e"))
+        #expect(state.form?.purpose == .editServer("web1"))
+        #expect(state.form?.text("host") == "10.0.0.5")
+        for _ in 0..<4 { Fixtures.keys(&state, .tab) }
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "key")
+        Fixtures.keys(&state, .tab, .tab, .ctrl("u"))
+        Fixtures.type(&state, "plan9")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields.first { $0.key == "key" }?.error?.contains("key file") == true)
+        #expect(state.form?.fields.first { $0.key == "os" }?.error == "Type auto, linux, macos, bsd or windows.")
+        Fixtures.keys(&state, .escape)
+        #expect(state.screen == .servers)
+        #expect(state.form == nil)
+    }
+
+    @Test func quickConnectParsesUserHostAndPort() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields[0].error != nil)
+        Fixtures.type(&state, "root@[::1]:2200")
+        let effects = Fixtures.keys(&state, .enter)
+        #expect(effects == [.connect(ConnectionProfile(host: "::1", port: 2200, user: "root"), knownHosts: "")])
+        #expect(state.connecting?.returnTo == .servers)
+    }
+
+    @Test func settingsAreValidatedThenSaved() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("s"))
+        Fixtures.keys(&state, .tab, .ctrl("u"))
+        Fixtures.type(&state, "soon")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields[1].error == "Give whole seconds from 0 to 86400.")
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "60")
+        Fixtures.keys(&state, .backTab, .ctrl("u"))
+        Fixtures.type(&state, "off")
+        let effects = Fixtures.keys(&state, .enter)
+        #expect(state.settings.checkInterval == 60)
+        #expect(!state.settings.parse)
+        guard case .saveSettings(let values)? = effects.first?.work else {
+            Issue.record("expected saveSettings, got \(effects)")
+            return
+        }
+        #expect(values["check.interval"] == "60")
+        #expect(values["ui.parse"] == "off")
+        #expect(Settings(stored: values) == state.settings)
+    }
+}

@@ -1,0 +1,135 @@
+import SSH
+import Foundation
+import Testing
+import TestSupport
+import TUIKit
+@testable import AppCore
+
+/// Whole screens compared with reviewed files in Golden/ (ESSH_UPDATE_GOLDEN=1 rewrites them): the text, and in
+/// `NAME.style` which cells are reverse, bold, dim or coloured, so a lost highlight fails as a lost word does.
+@Suite("App screens: golden")
+struct GoldenScreenTests {
+    let directory = Golden.directory(besides: #filePath)
+
+    @Test func serversAt80x24() throws {
+        var state = Fixtures.loaded()
+        _ = Update.update(&state, .checkResult(serverId: 4, status: "refused", latencyMs: nil, at: Fixtures.now))
+        try Golden.check(Fixtures.screen(state), named: "servers-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-80x24.style", in: directory)
+    }
+
+    @Test func serversFilteredAt200x50() throws {
+        var state = Fixtures.loaded(size: Size(width: 200, height: 50))
+        _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
+        Fixtures.keys(&state, .character("/"))
+        Fixtures.type(&state, "prod")
+        try Golden.check(Fixtures.screen(state), named: "servers-filtered-200x50", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-filtered-200x50.style", in: directory)
+    }
+
+    @Test func serversAt40x10AndTooSmallBelowIt() throws {
+        var state = Fixtures.loaded(size: Size(width: 40, height: 10))
+        try Golden.check(Fixtures.screen(state), named: "servers-40x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-40x10.style", in: directory)
+        _ = Update.update(&state, .input(.resize(Size(width: 39, height: 10))))
+        try Golden.check(Fixtures.screen(state), named: "too-small-39x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "too-small-39x10.style", in: directory)
+    }
+
+    @Test func formWithErrorsAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        Fixtures.type(&state, "box")
+        Fixtures.keys(&state, .tab, .tab, .ctrl("u"))
+        Fixtures.type(&state, "99999")
+        Fixtures.keys(&state, .enter)
+        try Golden.check(Fixtures.screen(state), named: "form-errors-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "form-errors-80x24.style", in: directory)
+    }
+
+    @Test func sessionAt80x24() throws {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "echo héllo")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .output(id: 1, bytes: Array("héllo\n".utf8)))
+        _ = Update.update(&state, .commandFinished(id: 1, status: 0, signal: nil,
+                                                   at: Fixtures.now.addingTimeInterval(83.04)))
+        Fixtures.type(&state, "uname -a")
+        try Golden.check(Fixtures.screen(state), named: "session-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "session-80x24.style", in: directory)
+    }
+
+    @Test func summaryAt80x24() throws {
+        var state = Fixtures.inSession()
+        Fixtures.keys(&state, .function(10))
+        try Golden.check(Fixtures.screen(state), named: "summary-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "summary-80x24.style", in: directory)
+    }
+
+    @Test func sessionSearchAt80x24() throws {
+        var state = SessionSearchTests.withOutput()
+        Fixtures.keys(&state, .ctrl("f"))
+        Fixtures.type(&state, "needle")
+        Fixtures.keys(&state, .enter, .ctrl("p"))
+        try Golden.check(Fixtures.screen(state), named: "session-search-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "session-search-80x24.style", in: directory)
+    }
+
+    @Test func summaryAfterQuickConnectAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        Fixtures.type(&state, "root@lab.example:2222")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connected(os: .linux, auth: .password, at: Fixtures.now))
+        Fixtures.keys(&state, .function(10))
+        try Golden.check(Fixtures.screen(state), named: "summary-unsaved-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "summary-unsaved-80x24.style", in: directory)
+    }
+
+    @Test func hostKeyDialogAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .hostKey(
+            host: "10.0.0.5", port: 22, type: "ssh-ed25519",
+            fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
+        try Golden.check(Fixtures.screen(state), named: "hostkey-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "hostkey-80x24.style", in: directory)
+    }
+
+    @Test func connectingAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connectStage("Verifying the host key"))
+        try Golden.check(Fixtures.screen(state), named: "connecting-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "connecting-80x24.style", in: directory)
+    }
+
+    @Test func maskedPasswordPromptAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .password(user: "admin", host: "web1", attempt: 1))))
+        Fixtures.type(&state, "s3cret")
+        let screen = Fixtures.screen(state)
+        #expect(!screen.joined().contains("s3cret"), "a password is never drawn")
+        try Golden.check(screen, named: "password-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "password-80x24.style", in: directory)
+    }
+
+    @Test func settingsAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("s"))
+        try Golden.check(Fixtures.screen(state), named: "settings-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "settings-80x24.style", in: directory)
+    }
+
+    @Test func helpOfServersAndSessionAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("?"))
+        try Golden.check(Fixtures.screen(state), named: "help-servers-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "help-servers-80x24.style", in: directory)
+        var session = Fixtures.inSession()
+        Fixtures.keys(&session, .function(1))
+        try Golden.check(Fixtures.screen(session), named: "help-session-80x24", in: directory)
+        try Golden.check(Fixtures.styles(session), named: "help-session-80x24.style", in: directory)
+    }
+}

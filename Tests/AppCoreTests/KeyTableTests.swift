@@ -1,0 +1,78 @@
+import Foundation
+import Inventory
+import NetParsers
+import Testing
+import TUIKit
+@testable import AppCore
+
+/// Every key lives in a key table, and every table's keys are in the help of the screen it is used on.
+@Suite("Key tables")
+struct KeyTableTests {
+    /// Each screen with every table whose keys work on it (its own, its bars', its overlays').
+    static let tablesByScreen: [(Screen, [[(keys: String, description: String)]])] = [
+        (.servers, [ServersAction.table.helpItems, FilterAction.table.helpItems, FleetQuestionAction.table.helpItems,
+                    DialogAction.table.helpItems, HelpAction.table.helpItems]),
+        (.form, [FormAction.table.helpItems, HelpAction.table.helpItems]),
+        (.connecting, [ConnectingAction.table.helpItems, DialogAction.table.helpItems, PromptAction.table.helpItems]),
+        (.session, [SessionAction.table.helpItems, SearchAction.table.helpItems, OutputToolAction.table.helpItems,
+                    DialogAction.table.helpItems, HelpAction.table.helpItems]),
+        (.fleet, [FleetAction.table.helpItems, OutputToolAction.table.helpItems, DialogAction.table.helpItems,
+                  HelpAction.table.helpItems]),
+        (.summary, [SummaryAction.table.helpItems]),
+    ]
+
+    @Test func everyBindingOfEveryScreenAndOverlayIsInThatScreensHelp() {
+        for (screen, tables) in Self.tablesByScreen {
+            let help = HelpOverlay.sections(screen).flatMap(\.items)
+            for item in tables.flatMap({ $0 }) {
+                #expect(help.contains { $0.keys == item.keys && $0.description == item.description },
+                        "\(screen): \(item.keys) \(item.description) is missing from the help")
+            }
+        }
+        for summary in [SummaryAction.table, SummaryAction.unsavedTable, SummaryAction.backToSessionTable] {
+            let state = SummaryState(title: "t", seconds: 1, commands: 0, reason: nil,
+                                     unsaved: summary.bindings.count == 3 ? ServerDraft(name: "h", host: "h", port: 22, user: nil) : nil,
+                                     returnTo: summary.bindings.first?.label == "Session" ? .session : .servers)
+            let help = HelpOverlay.sections(.summary, summary: state).flatMap(\.items)
+            for item in summary.helpItems {
+                #expect(help.contains { $0.keys == item.keys && $0.description == item.description })
+            }
+        }
+    }
+
+    @Test func noTableHasConflictingKeys() {
+        #expect(ServersAction.table.conflictingKeys.isEmpty)
+        #expect(FilterAction.table.conflictingKeys.isEmpty)
+        #expect(FleetQuestionAction.table.conflictingKeys.isEmpty)
+        #expect(DialogAction.table.conflictingKeys.isEmpty)
+        #expect(PromptAction.table.conflictingKeys.isEmpty)
+        #expect(HelpAction.table.conflictingKeys.isEmpty)
+        #expect(FormAction.table.conflictingKeys.isEmpty)
+        #expect(ConnectingAction.table.conflictingKeys.isEmpty)
+        #expect(SessionAction.table.conflictingKeys.isEmpty)
+        #expect(SearchAction.table.conflictingKeys.isEmpty)
+        #expect(OutputToolAction.table.conflictingKeys.isEmpty)
+        #expect(FleetAction.table.conflictingKeys.isEmpty)
+        #expect(SummaryAction.unsavedTable.conflictingKeys.isEmpty)
+        #expect(SummaryAction.backToSessionTable.conflictingKeys.isEmpty)
+    }
+
+    @Test func theQuickCommandKeysRunTheKindTheirActionNames() {
+        for binding in SessionAction.table.bindings {
+            guard let kind = binding.action.dataKind else { continue }
+            var state = Fixtures.inSession()
+            #expect(Fixtures.keys(&state, binding.keys[0]) == [.runQuick(id: 1, kind: kind, os: .linux)])
+        }
+        #expect(SessionAction.interfaces.dataKind == .interfaces && SessionAction.routes.dataKind == .routes
+                && SessionAction.sockets.dataKind == .sockets && SessionAction.run.dataKind == nil)
+    }
+
+    @Test func theHelpShowsTheHelpOfTheScreenItIsOpenOn() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("?"))
+        let lines = HelpOverlay.lines(state).map(\.description)
+        #expect(lines.contains("While typing the filter (/):"))
+        #expect(lines.contains("Clear the filter"))
+        #expect(!lines.contains("Run the command line"))
+    }
+}

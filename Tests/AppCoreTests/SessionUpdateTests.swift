@@ -1,0 +1,175 @@
+import Foundation
+import NetParsers
+import Testing
+import TUIKit
+@testable import AppCore
+
+@Suite("Connecting and sessions: update")
+struct SessionUpdateTests {
+    @Test func hostKeyQuestionBecomesADialogAndTheAnswerGoesBack() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connectStage("Verifying the host key"))
+        #expect(state.connecting?.stage == "Verifying the host key")
+        _ = Update.update(&state, .prompt(PromptRequest(id: 7, kind: .hostKey(host: "10.0.0.5", port: 22,
+                                                                              type: "ssh-ed25519",
+                                                                              fingerprint: "SHA256:abc"))))
+        #expect(state.dialog?.message.contains("SHA256:abc") == true)
+        #expect(Fixtures.keys(&state, .right, .enter) == [.answer(id: 7, .hostKey(.acceptOnce))])
+        _ = Update.update(&state, .prompt(PromptRequest(id: 8, kind: .hostKey(host: "h", port: 22, type: "t",
+                                                                              fingerprint: "f"))))
+        #expect(Fixtures.keys(&state, .escape) == [.answer(id: 8, .hostKey(.reject))])
+    }
+
+    @Test func passwordIsTypedIntoAMaskedField() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 3, kind: .password(user: "admin", host: "web1",
+                                                                              attempt: 1))))
+        #expect(state.prompt?.input.isMasked == true)
+        Fixtures.type(&state, "s3cret")
+        #expect(Fixtures.screen(state).joined().contains("******"))
+        #expect(!Fixtures.screen(state).joined().contains("s3cret"))
+        #expect(Fixtures.keys(&state, .enter) == [.answer(id: 3, .text(["s3cret"]))])
+        #expect(state.prompt == nil)
+    }
+
+    @Test func aFailedConnectionSaysWhyAndReturnsToTheServers() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        #expect(Fixtures.keys(&state, .escape) == [.cancelConnect])
+        _ = Update.update(&state, .connectFailed("10.0.0.5 refused the connection on port 22."))
+        #expect(state.screen == .servers)
+        #expect(state.dialog?.message == "admin@10.0.0.5: 10.0.0.5 refused the connection on port 22.")
+        Fixtures.keys(&state, .enter)
+        #expect(state.dialog == nil)
+    }
+
+    @Test func connectingOpensTheSessionAndRecordsIt() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        let effects = Update.update(&state, .connected(os: .linux, at: Fixtures.now))
+        #expect(state.screen == .session)
+        #expect(state.session?.os == "linux")
+        #expect(effects == [.recordConnection(name: "web1", os: .linux), .loadHistory("web1")])
+    }
+
+    @Test func aCommandRunsStreamsAndEndsWithItsStatusAndDuration() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "echo héllo")
+        #expect(Fixtures.keys(&state, .enter) == [.run(id: 1, command: "echo héllo")])
+        #expect(state.session?.input.text == "")
+        _ = Update.update(&state, .output(id: 1, bytes: Array("h\u{1B}[31mé".utf8)))
+        _ = Update.update(&state, .output(id: 1, bytes: Array("llo\n\u{1B}]52;c;aGk=\u{07}\n".utf8)))
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "an empty line runs nothing")
+        let effects = Update.update(&state, .commandFinished(id: 1, status: 0, signal: nil,
+                                                             at: Fixtures.now.addingTimeInterval(83.25)))
+        #expect(effects == [.appendHistory(server: "web1", command: "echo héllo", status: 0)])
+        let session = try! #require(state.session)
+        let lines = (session.scrollback.firstLine..<session.scrollback.endLine).compactMap { session.scrollback[$0] }
+        // Colours are dropped; a clipboard-setting sequence is shown, never passed to the terminal.
+        #expect(lines.suffix(4) == ["$ echo héllo", "héllo", "␛]52;c;aGk=␇", "[exit 0 · 0.25 s]"])
+        #expect(session.commandsRun == 1)
+    }
+
+    @Test func escStopsTheRunningCommandAndLateOutputIsIgnored() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "sleep 100")
+        Fixtures.keys(&state, .enter)
+        Fixtures.type(&state, "ls")
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "one command at a time")
+        #expect(state.notice == "A command is still running: Esc stops it.")
+        #expect(Fixtures.keys(&state, .escape) == [.cancelCommand])
+        _ = Update.update(&state, .commandFailed(id: 1, message: "stopped (Esc)", connectionLost: false,
+                                                 at: Fixtures.now.addingTimeInterval(90)))
+        #expect(state.session?.running == nil)
+        #expect(state.session?.lastResult?.hasPrefix("stopped (Esc)") == true)
+        _ = Update.update(&state, .output(id: 1, bytes: Array("late".utf8)))
+        #expect(state.session?.scrollback[state.session!.scrollback.endLine - 1] == "[stopped (Esc) · 7.00 s]")
+    }
+
+    @Test func upAndDownWalkTheHistory() {
+        var state = Fixtures.inSession()
+        _ = Update.update(&state, .history(["uptime", "df -h"]))
+        Fixtures.type(&state, "draft")
+        Fixtures.keys(&state, .up)
+        #expect(state.session?.input.text == "df -h")
+        Fixtures.keys(&state, .up, .up)
+        #expect(state.session?.input.text == "uptime")
+        Fixtures.keys(&state, .down)
+        #expect(state.session?.input.text == "df -h")
+        Fixtures.keys(&state, .down)
+        #expect(state.session?.input.text == "draft")
+    }
+
+    @Test func quickCommandsShowATableAndF5FlipsToRaw() {
+        var state = Fixtures.inSession()
+        #expect(Fixtures.keys(&state, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .linux)])
+        let table = Table(columns: [.init("DESTINATION"), .init("GATEWAY")], rows: [["default", "192.0.2.1"]])
+        _ = Update.update(&state, .quickFinished(id: 1, result: QuickResult(kind: .routes, commandLine: "ip route",
+                                                                           table: table, error: nil),
+                                                 at: Fixtures.now.addingTimeInterval(84)))
+        #expect(state.session?.quick?.table == table)
+        #expect(Fixtures.screen(state).contains { $0.contains("default") && $0.contains("192.0.2.1") })
+        Fixtures.keys(&state, .function(5))
+        #expect(state.session?.showParsed == false)
+        #expect(!Fixtures.screen(state).contains { $0.contains("GATEWAY") })
+        Fixtures.keys(&state, .function(5), .escape)
+        #expect(state.session?.quick == nil)
+    }
+
+    @Test func f10EndsTheSessionWithTheTimeOfConnection() {
+        var state = Fixtures.inSession()
+        let effects = Fixtures.keys(&state, .function(10))
+        #expect(effects == [.disconnect])
+        #expect(state.screen == .summary)
+        #expect(state.summary?.seconds == 83)
+        #expect(Fixtures.screen(state).contains { $0.contains("Time of connection: 83 seconds") })
+        #expect(Fixtures.keys(&state, .enter) == [.load])
+        #expect(state.screen == .servers)
+    }
+
+    @Test func aLostConnectionEndsTheSessionWithTheReason() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "reboot")
+        Fixtures.keys(&state, .enter)
+        let lost = Message.commandFailed(id: 1, message: "The connection to web1 broke.", connectionLost: true,
+                                         at: Fixtures.now.addingTimeInterval(95))
+        let effects = Update.update(&state, lost)
+        #expect(effects == [.disconnect])
+        #expect(state.summary?.reason == "The connection to web1 broke.")
+        #expect(state.summary?.seconds == 95)
+    }
+
+    @Test func wheelAndPageKeysScrollTheOutput() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "seq 100")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .output(id: 1, bytes: Array((1...100).map { "\($0)\n" }.joined().utf8)))
+        _ = Update.update(&state, .input(.wheelUp))
+        #expect(state.session?.view.follow == false)
+        Fixtures.keys(&state, .end)
+        #expect(state.session?.view.follow == true)
+        Fixtures.keys(&state, .pageUp)
+        #expect(Fixtures.screen(state)[1].hasPrefix("6"))
+    }
+}
+
+@Suite("Sessions: keepalive")
+struct KeepaliveUpdateTests {
+    @Test func anIdleSessionSendsKeepalivesAndEndsWhenTheConnectionIsLost() {
+        var state = Fixtures.inSession()
+        // The fixture's tick at 83 s sent one already.
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(90))).isEmpty)
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(98))) == [.keepalive])
+        Fixtures.type(&state, "sleep 60")
+        Fixtures.keys(&state, .enter)
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(120))).isEmpty,
+                "a running command keeps the connection busy by itself")
+        let effects = Update.update(&state, .connectionLost("The connection to web1 broke.",
+                                                            at: Fixtures.now.addingTimeInterval(100)))
+        #expect(effects == [.disconnect])
+        #expect(state.screen == .summary)
+        #expect(state.summary?.reason == "The connection to web1 broke.")
+    }
+}

@@ -1,0 +1,59 @@
+import Operations
+import AppCore
+import Fleet
+import Foundation
+import Inventory
+import SSH
+import Testing
+@testable import App
+
+/// The fleet worker against a fake executor: results as each server finishes, then the end of the run.
+@Suite("FleetWorker")
+struct FleetWorkerTests {
+    /// Answers every target with its name on stdout and exit status 0, except `fails`.
+    struct FakeExecutor: FleetExecutor {
+        var fails: Set<String> = []
+        func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                     cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+            throws(FleetFailure) -> CommandExit {
+            Array("\(target.name): \(command)\n".utf8).withUnsafeBytes { output(.stdout, $0) }
+            return CommandExit(status: fails.contains(target.name) ? 1 : 0, signal: nil)
+        }
+    }
+
+    private func target(_ name: String, auth: AuthMethod) -> ConnectionProfile {
+        ConnectionProfile(server: Server(id: 1, name: name, host: "10.0.0.5", port: 22, user: "admin", auth: auth,
+                                     keyPath: nil, os: .linux, tags: [], note: "", createdAt: Date(),
+                                     updatedAt: Date(), lastConnectedAt: nil))
+    }
+
+    @Test func eachServerStartsAndFinishesThenTheRunEnds() {
+        let posted = Posted()
+        let worker = FleetWorker(post: posted.post, environment: ["HOME": "/nonexistent"], localUser: "me",
+                                 executor: FakeExecutor(fails: ["db"]))
+        worker.run(id: 7, targets: [target("web", auth: .agent), target("db", auth: .agent)], command: "uptime",
+                   knownHosts: "", parallel: 2, timeout: 10, password: nil)
+        let messages = posted.wait { $0.contains { if case .fleetFinished = $0 { true } else { false } } }
+        var results: [Int: FleetResult] = [:]
+        for case .fleetResult(7, let index, let result) in messages { results[index] = result }
+        #expect(results[0]?.status == .ok && results[0]?.stdoutText == "web: uptime\n")
+        #expect(results[1]?.status == .failed && results[1]?.exitStatus == 1)
+        #expect(messages.filter { if case .fleetStarted(7, _) = $0 { true } else { false } }.count == 2)
+        guard case .fleetFinished(7, _)? = messages.last else {
+            Issue.record("the run ends last: \(messages)")
+            return
+        }
+    }
+
+    @Test func thePasswordGoesOnlyToServersThatLogInWithOne() {
+        let targets = FleetWorker.fleetTargets([target("web", auth: .agent), target("db", auth: .password)],
+                                               knownHosts: "", password: "s3cret", environment: ["HOME": "/h"],
+                                               localUser: "me")
+        #expect(!targets[0].options.allowPassword && !targets[0].options.allowKeyboardInteractive)
+        #expect(targets[0].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == nil)
+        #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "s3cret")
+        let none = FleetWorker.fleetTargets([target("db", auth: .password)], knownHosts: "", password: nil,
+                                            environment: ["HOME": "/h"], localUser: "me")
+        #expect(none[0].problem == "This server logs in with a password and none was given.")
+    }
+}

@@ -1,0 +1,196 @@
+import Operations
+import AppCore
+import Foundation
+import InteractiveShell
+import Inventory
+import SSH
+import Synchronization
+import Testing
+@testable import App
+
+/// The session worker against a fake session opener: no network, the same messages as with a real server.
+@Suite("SessionWorker")
+struct SessionWorkerTests {
+    /// A session that answers `run` with canned output and records what happened to it.
+    final class FakeSession: OpenSession {
+        let output: [UInt8]
+        let exit: CommandExit
+        let keepaliveFails: Bool
+        private let events = Mutex<[String]>([])
+        var log: [String] { events.withLock { $0 } }
+
+        init(output: String = "", exit: CommandExit = CommandExit(status: 0, signal: nil), keepaliveFails: Bool = false) {
+            self.output = Array(output.utf8)
+            self.exit = exit
+            self.keepaliveFails = keepaliveFails
+        }
+
+        var isConnected: Bool { !log.contains("disconnect") }
+        var loginMethod: LoginMethod { .password }
+        var logDescription: String { "(127.0.0.1:22), SSH-2.0-Fake, host key SHA256:fake" }
+
+        func execute(_ command: String, cancel: Cancellation?,
+                     output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+            events.withLock { $0.append("run \(command)") }
+            self.output.withUnsafeBytes { output(.stdout, $0) }
+            return exit
+        }
+
+        func capture(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?)
+            throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8], exit: CommandExit) {
+            events.withLock { $0.append("capture \(command)") }
+            return (Array("Linux\n".utf8), [], CommandExit(status: 0, signal: nil))
+        }
+
+        func keepalive() throws(SSHError) {
+            events.withLock { $0.append("keepalive") }
+            if keepaliveFails { throw SSHError(.disconnected, "keepalive", "The server stopped answering.") }
+        }
+
+        func disconnect() { events.withLock { $0.append("disconnect") } }
+
+        func interactiveShell() -> ShellOutcome {
+            events.withLock { $0.append("shell") }
+            return ShellOutcome(end: .exited(CommandExit(status: 3, signal: nil)), duration: 1)
+        }
+    }
+
+    /// Opens `session` after asking the prompter for a password (as a password login would), or fails.
+    final class FakeOpener: SessionOpener {
+        let session: FakeSession
+        let askPassword: Bool
+        let failure: SSHError?
+        let opened = Mutex<[ConnectOptions]>([])
+
+        init(session: FakeSession, askPassword: Bool = false, failure: SSHError? = nil) {
+            self.session = session
+            self.askPassword = askPassword
+            self.failure = failure
+        }
+
+        func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+                  onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession {
+            opened.withLock { $0.append(options) }
+            onStage(.resolving)
+            if let failure { throw failure }
+            if askPassword {
+                guard prompter.password(user: options.user, host: options.host, attempt: 1) == "s3cret" else {
+                    throw SSHError(.authenticationFailed, "no password", "The server refused the login.")
+                }
+            }
+            return session
+        }
+    }
+
+    private func worker(_ opener: FakeOpener, _ posted: Posted, home: String = "/nonexistent") -> SessionWorker {
+        SessionWorker(opener: opener, post: posted.post, log: AppLog(environment: ["XDG_STATE_HOME": "/nonexistent"]),
+                      environment: ["HOME": home], localUser: "me")
+    }
+
+    private func target(auth: AuthMethod = .agent, os: ServerOS = .linux) -> ConnectionProfile {
+        ConnectionProfile(server: Server(id: 1, name: "web1", host: "10.0.0.5", port: 22, user: "admin", auth: auth,
+                                     keyPath: auth == .key ? "~/.ssh/missing" : nil, os: os, tags: [], note: "",
+                                     createdAt: Date(), updatedAt: Date(), lastConnectedAt: nil))
+    }
+
+    private static func isConnected(_ messages: [Message]) -> Bool {
+        messages.contains { if case .connected = $0 { true } else { false } }
+    }
+
+    @Test func connectsRunsACommandAndDisconnects() {
+        let session = FakeSession(output: "héllo\n", exit: CommandExit(status: 2, signal: nil))
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: session), posted)
+        worker.connect(target(), knownHosts: "")
+        let messages = posted.wait(until: Self.isConnected)
+        guard case .connectStage("Looking up the host")? = messages.first,
+              case .connected(nil, .password?, _)? = messages.last else {
+            Issue.record("got \(messages)")
+            return
+        }
+        worker.run(id: 4, command: "echo héllo")
+        let ran = posted.wait { $0.contains { if case .commandFinished = $0 { true } else { false } } }
+        #expect(ran.contains { if case .output(4, Array("héllo\n".utf8)) = $0 { true } else { false } })
+        #expect(ran.contains { if case .commandFinished(4, 2, nil, _) = $0 { true } else { false } })
+        worker.disconnect()
+        worker.waitUntilIdle(seconds: 5)
+        #expect(session.log == ["run echo héllo", "disconnect"])
+    }
+
+    @Test func theOSIsDetectedWhenTheServerSaysAuto() {
+        let session = FakeSession()
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: session), posted)
+        worker.connect(target(os: .auto), knownHosts: "")
+        let messages = posted.wait(until: Self.isConnected)
+        #expect(messages.contains { if case .connectStage("Detecting the operating system") = $0 { true } else { false } })
+        guard case .connected(.linux, _, _)? = messages.last else {
+            Issue.record("got \(messages)")
+            return
+        }
+    }
+
+    @Test func aPasswordQuestionReachesTheUIAndTheAnswerGoesBack() {
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: FakeSession(), askPassword: true), posted)
+        worker.connect(target(auth: .password), knownHosts: "")
+        let asked = posted.wait { $0.contains { if case .prompt = $0 { true } else { false } } }
+        guard case .prompt(let request)? = asked.last,
+              case .password(user: "admin", host: "10.0.0.5", attempt: 1) = request.kind else {
+            Issue.record("got \(asked)")
+            return
+        }
+        worker.answer(id: request.id, .text(["s3cret"]))
+        #expect(Self.isConnected(posted.wait(until: Self.isConnected)))
+    }
+
+    @Test func failuresSayWhy() {
+        let posted = Posted()
+        let refused = SSHError(.refused, "connect", "10.0.0.5 refused the connection on port 22.")
+        let worker = worker(FakeOpener(session: FakeSession(), failure: refused), posted)
+        worker.connect(target(), knownHosts: "")
+        let failed = posted.wait { $0.contains { if case .connectFailed = $0 { true } else { false } } }
+        #expect(failed.contains { if case .connectFailed("10.0.0.5 refused the connection on port 22.") = $0 { true } else { false } })
+        // A key file that cannot be read is said before anything is tried.
+        let opener = FakeOpener(session: FakeSession())
+        let keyed = Posted()
+        self.worker(opener, keyed, home: "/nonexistent").connect(target(auth: .key), knownHosts: "")
+        let said = keyed.wait { !$0.isEmpty }
+        guard case .connectFailed(let reason)? = said.first else {
+            Issue.record("got \(said)")
+            return
+        }
+        #expect(reason == "The key file /nonexistent/.ssh/missing does not exist or cannot be read: edit the server (e).")
+        #expect(opener.opened.withLock { $0.isEmpty })
+        // No session: a command fails saying so.
+        let none = Posted()
+        self.worker(opener, none).run(id: 1, command: "id")
+        let notConnected = none.wait { !$0.isEmpty }
+        guard case .commandFailed(1, "not connected", true, _)? = notConnected.first else {
+            Issue.record("got \(notConnected)")
+            return
+        }
+    }
+
+    @Test func aFailedKeepaliveIsALostConnectionAndTheShellRunsOnTheSession() {
+        let session = FakeSession(keepaliveFails: true)
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: session), posted)
+        worker.connect(target(), knownHosts: "")
+        posted.wait(until: Self.isConnected)
+        #expect(worker.shell() == ShellOutcome(end: .exited(CommandExit(status: 3, signal: nil)), duration: 1))
+        worker.keepalive()
+        let lost = posted.wait { $0.contains { if case .connectionLost = $0 { true } else { false } } }
+        #expect(lost.contains { if case .connectionLost("The server stopped answering.", _) = $0 { true } else { false } })
+        #expect(session.log == ["shell", "keepalive"])
+    }
+
+    @Test func connectionOptionsFollowTheServerAndTheEnvironment() {
+        let (agent, _) = SessionWorker.connectOptions(target(), knownHosts: "~/kh", environment: ["HOME": "/h"],
+                                                      localUser: "me")
+        #expect(agent.useAgent && agent.knownHostsFile == "/h/kh" && agent.user == "admin")
+        let (password, _) = SessionWorker.connectOptions(target(auth: .password), knownHosts: "",
+                                                         environment: ["ESSH_KNOWN_HOSTS": "/k"], localUser: "me")
+        #expect(!password.useAgent && password.knownHostsFile == "/k")
+    }
+}

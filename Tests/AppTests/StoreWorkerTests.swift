@@ -1,0 +1,71 @@
+import AppCore
+import Foundation
+import Inventory
+import Testing
+@testable import App
+
+/// The store worker against an in-memory inventory.
+@Suite("StoreWorker")
+struct StoreWorkerTests {
+    @Test func savesLoadsAndDeletesServers() throws {
+        let inventory = try Inventory()
+        let posted = Posted()
+        let worker = StoreWorker(inventory: inventory, post: posted.post)
+        worker.save(ServerDraft(name: "web1", host: "10.0.0.5", port: 22, user: "admin"), replacing: nil)
+        worker.load()
+        worker.waitUntilIdle(seconds: 5)
+        guard case .serverSaved("web1") = posted.all.first else {
+            Issue.record("first message: \(posted.all)")
+            return
+        }
+        guard case .loaded(let servers, _, _) = posted.all.last else {
+            Issue.record("last message: \(posted.all)")
+            return
+        }
+        #expect(servers.map(\.name) == ["web1"])
+        worker.save(ServerDraft(name: "web2", host: "10.0.0.6", port: 2222, user: nil), replacing: "web1")
+        worker.delete("nosuch")
+        worker.waitUntilIdle(seconds: 5)
+        #expect(try inventory.servers().map(\.name) == ["web2"])
+        guard case .storeFailed = posted.all.last else {
+            Issue.record("deleting a server that does not exist says so: \(posted.all)")
+            return
+        }
+    }
+
+    @Test func aDuplicateNameComesBackAsASaveFailure() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web1", host: "h", port: 22, user: nil))
+        let posted = Posted()
+        let worker = StoreWorker(inventory: inventory, post: posted.post)
+        worker.save(ServerDraft(name: "web1", host: "other", port: 22, user: nil), replacing: nil)
+        worker.waitUntilIdle(seconds: 5)
+        guard case .serverSaveFailed(let text)? = posted.all.first else {
+            Issue.record("got \(posted.all)")
+            return
+        }
+        #expect(!text.isEmpty)
+    }
+
+    @Test func historyComesBackOldestFirstWithRepeatsFolded() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web1", host: "h", port: 22, user: nil))
+        let posted = Posted()
+        let worker = StoreWorker(inventory: inventory, post: posted.post)
+        for command in ["uptime", "df -h", "df -h", "id"] {
+            worker.appendHistory(server: "web1", command: command, status: 0)
+        }
+        worker.recordConnection("web1", os: .linux)
+        worker.saveSettings(["ui.parse": "off"])
+        worker.loadHistory("web1")
+        worker.waitUntilIdle(seconds: 5)
+        guard case .history(let commands)? = posted.all.last else {
+            Issue.record("got \(posted.all)")
+            return
+        }
+        #expect(commands == ["uptime", "df -h", "id"])
+        #expect(try inventory.allSettings()["ui.parse"] == "off")
+        #expect(try inventory.servers().first?.lastConnectedAt != nil)
+        #expect(posted.all.contains { if case .settingsSaved = $0 { true } else { false } })
+    }
+}
