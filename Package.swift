@@ -153,7 +153,6 @@ let cliTargets: [Target] = [
 
 let package = Package(
     name: "essh",
-    platforms: [.macOS(.v13)],
     products: [.executable(name: "essh", targets: ["essh"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -5,12 +5,18 @@ import InteractiveShell
 import Inventory
 import SSH
 import Synchronization
+import TestSupport
 import Testing
 @testable import App
 
 /// The session worker against a fake session opener: no network, the same messages as with a real server.
 @Suite("SessionWorker")
-struct SessionWorkerTests {
+final class SessionWorkerTests {
+    /// The log's folder ($XDG_STATE_HOME): a private temporary one, never a path outside the test's own.
+    private let state = try! TempDir()
+
+    deinit { state.cleanup() }
+
     /// A session that answers `run` with canned output and records what happened to it.
     final class FakeSession: OpenSession {
         let output: [UInt8]
@@ -83,7 +89,7 @@ struct SessionWorkerTests {
     }
 
     private func worker(_ opener: FakeOpener, _ posted: Posted, home: String = "/nonexistent") -> SessionWorker {
-        SessionWorker(opener: opener, post: posted.post, log: AppLog(environment: ["XDG_STATE_HOME": "/nonexistent"]),
+        SessionWorker(opener: opener, post: posted.post, log: AppLog(environment: ["XDG_STATE_HOME": state.path]),
                       environment: ["HOME": home], localUser: "me")
     }
 
