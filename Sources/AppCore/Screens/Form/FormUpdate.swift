@@ -112,14 +112,18 @@ extension Update {
         return draft
     }
 
-    /// Inventory's problem as the form says it: the everyday cases in the form's words, the rest in Inventory's.
+    /// Inventory's problem as the form says it, short enough for the line under the field (Inventory's own
+    /// sentences name the command line's flags).
     static func formSentence(_ problem: ServerProblem) -> String {
         switch problem.field {
         case .name where problem.value.isEmpty: return "Give the server a name, e.g. web1."
+        case .name: return "Use letters, digits and . _ - @ (not - or tag: first)."
         case .host where problem.value.isEmpty: return "Give a host name or address, e.g. 10.0.0.5."
+        case .host: return "A host has no spaces and does not start with -."
         case .port: return "A port is a number from 1 to 65535."
+        case .user: return "A user name has no spaces or @."
         case .key: return "auth key needs a key file, e.g. ~/.ssh/id_ed25519."
-        default: return problem.message
+        case .tags: return "One word per tag, no commas inside."
         }
     }
 }
