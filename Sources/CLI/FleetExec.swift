@@ -8,6 +8,7 @@ import Mail
 import Reachability
 import Operations
 import SSH
+import Synchronization
 import TextWidth
 
 /// `essh exec --all | --tag TAG | NAME,NAME... -- COMMAND`: one command on many servers at once. Output lines come
@@ -143,12 +144,13 @@ struct FleetExec {
 /// lines to stderr), then what went wrong. Called by the runner one callback at a time. Lines going to a terminal
 /// are sanitised (escape sequences shown, not obeyed: two hundred servers' output interleaved must not be able to
 /// move the cursor or retitle the window); into a pipe or file they go byte for byte.
-final class LinePrinter: @unchecked Sendable {
+final class LinePrinter: Sendable {
     private let names: [String]
     private let stream: Bool
     private let sanitiseOut = isatty(STDOUT_FILENO) != 0
     private let sanitiseErr = isatty(STDERR_FILENO) != 0
-    private var partial: [Int: [SSH.OutputStream: [UInt8]]] = [:]
+    /// Each server's unfinished line per stream; the lock also keeps whole lines from interleaving.
+    private let partial = Mutex<[Int: [SSH.OutputStream: [UInt8]]]>([:])
 
     init(names: [String], stream: Bool) {
         self.names = names
@@ -168,24 +170,28 @@ final class LinePrinter: @unchecked Sendable {
 
     func output(_ i: Int, _ which: SSH.OutputStream, _ bytes: UnsafeRawBufferPointer) {
         guard stream else { return }
-        var pending = partial[i, default: [:]][which, default: []]
-        pending.append(contentsOf: bytes)
-        var start = 0
-        var out: [UInt8] = []
-        while let nl = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            out += prefixed(i, pending[start..<nl], which)
-            start = nl + 1
+        partial.withLock { partial in
+            var pending = partial[i, default: [:]][which, default: []]
+            pending.append(contentsOf: bytes)
+            var start = 0
+            var out: [UInt8] = []
+            while let nl = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                out += prefixed(i, pending[start..<nl], which)
+                start = nl + 1
+            }
+            partial[i, default: [:]][which] = Array(pending[start...])
+            if !out.isEmpty { write(which, out) }
         }
-        partial[i, default: [:]][which] = Array(pending[start...])
-        if !out.isEmpty { write(which, out) }
     }
 
     func finish(_ i: Int, _ result: FleetResult) {
         guard stream else { return }
-        for which in [SSH.OutputStream.stdout, .stderr] {
-            if let rest = partial[i]?[which], !rest.isEmpty { write(which, prefixed(i, rest[...], which)) }
+        partial.withLock { partial in
+            for which in [SSH.OutputStream.stdout, .stderr] {
+                if let rest = partial[i]?[which], !rest.isEmpty { write(which, prefixed(i, rest[...], which)) }
+            }
+            partial[i] = nil
         }
-        partial[i] = nil
         var note: String?
         if let error = result.error { note = error } else if result.status == .failed, let exit = result.exitStatus {
             note = "exit status \(exit)"
