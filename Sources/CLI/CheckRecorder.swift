@@ -3,6 +3,8 @@ import Inventory
 
 /// Saves check results while the run goes on: most results arrive in the first moments while the slowest servers
 /// wait out the timeout, so writing them in batches on a background queue leaves little to write at the end.
+/// `@unchecked Sendable`: `pending`, `scheduled` and `failure` are touched only with `lock` held, and the inventory
+/// only on `queue` (one serial queue), so callers on any thread never race.
 final class CheckRecorder: @unchecked Sendable {
     private let inventory: Inventory
     private let queue = DispatchQueue(label: "essh.check.recorder")
