@@ -6,15 +6,21 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 CONFIG ?= debug
+# libssh2 1.11 or newer: the system's where its package is new enough (Debian 13, Ubuntu 24.04), else 1.11.1 built
+# once from Debian 13's source package into .build-libssh2/ and linked statically (Sources/CLibSSH2/libssh2-from-debian.sh).
+LIBSSH2 := Sources/CLibSSH2/libssh2-from-debian.sh
+LIBSSH2_APT := $(shell $(LIBSSH2) apt-package 2>/dev/null)
+LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
+export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
-BUILD_DEPS := pkg-config libssh2-1-dev libncurses-dev libsqlite3-dev
+BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev gcc make $(LIBSSH2_APT)
 TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
 
-.PHONY: run build release test test-fast check-imports test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
+.PHONY: libssh2 run build release test test-fast check-imports test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -29,6 +35,12 @@ endef
 deps:
 	$(call apt_install,$(BUILD_DEPS))
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is not on PATH." >&2; exit 1; }
+	@$(LIBSSH2) build
+
+# Fetch and build libssh2 again (after a failed download, say); the system's is used when it is new enough.
+libssh2:
+	rm -rf .build-libssh2
+	@$(LIBSSH2) build
 
 test-deps: deps
 	$(call apt_install,$(TEST_DEPS))

@@ -4,7 +4,28 @@
 #include <libssh2_publickey.h>
 #include <libssh2_sftp.h>
 
+/* eSSH needs libssh2 1.11 (rsa-sha2 signatures and host keys, AES-GCM, ChaCha20, strict KEX, signals, banners).
+   `make build` provides it: the system's where it is new enough, else one built from Debian 13's source package
+   (Sources/CLibSSH2/libssh2-from-debian.sh), found through PKG_CONFIG_PATH. */
+#if LIBSSH2_VERSION_NUM < 0x010b00
+#error "eSSH needs libssh2 1.11 or newer and found an older one: build with `make build` (it builds libssh2 1.11.1 from Debian's source when the system's is older)"
+#endif
+
+/* Written by libssh2-from-debian.sh next to the headers it installs; absent for the system's library. */
+#if __has_include(<essh_libssh2_origin.h>)
+#include <essh_libssh2_origin.h>
+#endif
+
 /* Function-like macros and constants Swift cannot import. */
 static inline unsigned int essh_libssh2_channel_window_default(void) { return LIBSSH2_CHANNEL_WINDOW_DEFAULT; }
 static inline unsigned int essh_libssh2_channel_packet_default(void) { return LIBSSH2_CHANNEL_PACKET_DEFAULT; }
+
+/* Where the libssh2 this binary was built with came from: the build's note, or NULL for the system's library. */
+static inline const char *essh_libssh2_origin(void) {
+#ifdef ESSH_LIBSSH2_ORIGIN
+    return ESSH_LIBSSH2_ORIGIN;
+#else
+    return 0;
+#endif
+}
 #endif

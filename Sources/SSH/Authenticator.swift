@@ -202,7 +202,7 @@ private let keyboardInteractiveCallback: @convention(c) (
 ) -> Void = { name, nameLength, instruction, instructionLength, count, prompts, responses, abstract in
     guard let abstract, let pointer = abstract.pointee, let responses else { return }
     let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
-    func text(_ p: UnsafePointer<CChar>?, _ n: Int32) -> String {
+    func text(_ p: UnsafeRawPointer?, _ n: Int32) -> String {
         guard let p, n > 0 else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
     }

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# libssh2 for eSSH: the system's when it is 1.11 or newer, otherwise 1.11.1 built once from Debian 13's own source
+# package into an ignored folder of the checkout, linked statically.
+#
+#   libssh2-from-debian.sh pkg-config-path   print the folder to put first in PKG_CONFIG_PATH ("" = the system's)
+#   libssh2-from-debian.sh build             fetch and build now if needed (prints what it did)
+#   libssh2-from-debian.sh origin            one line: where the library comes from
+#   libssh2-from-debian.sh apt-package       the Debian package to install for it ("" when the build provides it)
+#
+# The source comes from Debian's archive through an apt configuration private to the build folder (its own
+# sources.list with one `deb-src … trixie main` line, its own lists and cache): the machine's apt sources are never
+# touched. apt checks the Release file's signature with the machine's Debian archive keyring and the .dsc's
+# checksums; dpkg-source checks every file of the package against the .dsc (and the upstream tarball's signature
+# against the key Debian ships in debian/upstream/). Nothing is vendored into the repository.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+DIR="${ESSH_LIBSSH2_DIR:-$ROOT/.build-libssh2}"
+PREFIX="$DIR/install"
+SUITE="${ESSH_LIBSSH2_SUITE:-trixie}"
+WANT="1.11"
+RETRY="make libssh2"
+
+say() { printf 'libssh2: %s\n' "$*" >&2; }
+die() { printf 'libssh2: %s\n' "$*" >&2; exit 1; }
+
+system_is_new_enough() {
+    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && pkg-config --atleast-version="$WANT" libssh2 2>/dev/null
+}
+
+# Built, and for this checkout's path (a moved checkout's .pc would point at the old folder).
+built() {
+    [ -f "$PREFIX/lib/libssh2.a" ] && [ -f "$DIR/origin" ] && [ -f "$PREFIX/include/essh_libssh2_origin.h" ] \
+        && grep -qxF "prefix=$PREFIX" "$PREFIX/lib/pkgconfig/libssh2.pc" 2>/dev/null
+}
+
+# The Debian package that provides libssh2's headers when its candidate is 1.11 or newer (Debian 13, Ubuntu 24.04);
+# nothing on Debian 12, where the build below provides them.
+apt_package() {
+    local candidate
+    candidate="$(apt-cache policy libssh2-1-dev 2>/dev/null | awk '/Candidate:/ { print $2 }')"
+    if [ -n "$candidate" ] && [ "$candidate" != "(none)" ] && [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] \
+        && dpkg --compare-versions "$candidate" ge "$WANT"; then
+        echo libssh2-1-dev
+    fi
+}
+
+# The Debian mirror the machine already uses (deb822 or one-line sources), else deb.debian.org.
+mirror() {
+    local uri=""
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        uri="$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+            /etc/apt/sources.list.d/debian.sources)"
+    fi
+    if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+        uri="$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|ftp):/) { print $i; exit } }' \
+            /etc/apt/sources.list)"
+    fi
+    printf '%s\n' "${uri:-http://deb.debian.org/debian}"
+}
+
+fetch() {
+    local apt="$DIR/apt" uri
+    uri="$(mirror)"
+    rm -rf "$apt" "$DIR/src"
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DIR/src"
+    printf 'deb-src %s %s main\n' "$uri" "$SUITE" >"$apt/sources.list"
+    local opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
+        -o "Dir::State::lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1
+        -o APT::Sandbox::User=root -o Acquire::Retries=2)
+    say "fetching Debian's $SUITE source package from $uri (private apt configuration in $apt)"
+    if ! apt-get "${opts[@]}" -qq update >"$apt/update.log" 2>&1; then
+        die "could not read $uri $SUITE's package index: $(grep -m1 -E '^(E|W|Err):' "$apt/update.log" || tail -n1 "$apt/update.log").
+  Check the network or proxy (apt's own settings in /etc/apt/apt.conf.d apply), then retry with: $RETRY"
+    fi
+    if grep -q -E '^W: .*(NO_PUBKEY|not signed|signature)' "$apt/update.log"; then
+        die "$SUITE's package index is not signed by a key this machine trusts ($(grep -m1 -E '^W:' "$apt/update.log")).
+  Install or update debian-archive-keyring, then retry with: $RETRY"
+    fi
+    if ! (cd "$DIR/src" && apt-get "${opts[@]}" -qq source --download-only libssh2 >"$apt/source.log" 2>&1); then
+        die "could not download the libssh2 source package: $(grep -m1 -E '^(E|W|Err):' "$apt/source.log" || tail -n1 "$apt/source.log").
+  Retry with: $RETRY"
+    fi
+    local dsc
+    dsc="$(ls "$DIR/src"/libssh2_*.dsc 2>/dev/null | head -n1)"
+    [ -n "$dsc" ] || die "apt fetched no libssh2 .dsc into $DIR/src. Retry with: $RETRY"
+    say "unpacking $(basename "$dsc") (dpkg-source checks each file against the .dsc)"
+    if ! (cd "$DIR/src" && dpkg-source -x "$(basename "$dsc")" libssh2 >"$apt/unpack.log" 2>&1); then
+        die "dpkg-source refused $(basename "$dsc"): $(tail -n1 "$apt/unpack.log"). Retry with: $RETRY"
+    fi
+    basename "$dsc" .dsc >"$DIR/src/package"
+}
+
+build() {
+    if system_is_new_enough; then
+        say "the system's libssh2 $(pkg-config --modversion libssh2) is new enough; nothing to build"
+        return 0
+    fi
+    if built; then return 0; fi
+    for tool in apt-get dpkg-source make cc pkg-config; do
+        command -v "$tool" >/dev/null || die "$tool is missing (run: make deps)"
+    done
+    for pc in openssl zlib; do
+        pkg-config --exists "$pc" || die "the $pc development files are missing (run: make deps)"
+    done
+    mkdir -p "$DIR"
+    fetch
+    local src="$DIR/src/libssh2" log="$DIR/build.log"
+    say "building $(cat "$DIR/src/package") (static, OpenSSL $(pkg-config --modversion openssl), zlib) into $PREFIX"
+    rm -rf "$PREFIX"
+    if ! (cd "$src" && ./configure --disable-shared --enable-static --with-pic --with-crypto=openssl \
+            --with-libz --disable-examples-build --disable-docker-tests --disable-sshd-tests \
+            --prefix="$PREFIX" && make -j"$(nproc)" && make install) >"$log" 2>&1; then
+        die "the build failed; the last lines of $log:
+$(tail -n 15 "$log")"
+    fi
+    local version
+    version="$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion libssh2)"
+    printf 'libssh2 %s built from Debian %s source package %s, linked statically\n' \
+        "$version" "$SUITE" "$(cat "$DIR/src/package")" >"$DIR/origin"
+    # eSSH's shim includes this header when it exists, so `essh --version` can say where its libssh2 came from.
+    printf '#define ESSH_LIBSSH2_ORIGIN "Debian %s source package %s, linked statically"\n' \
+        "$SUITE" "$(cat "$DIR/src/package")" >"$PREFIX/include/essh_libssh2_origin.h"
+    rm -rf "$DIR/apt/cache" "$src"
+    say "$(cat "$DIR/origin")"
+}
+
+case "${1:-}" in
+    build) build ;;
+    apt-package) apt_package ;;
+    pkg-config-path)
+        if system_is_new_enough; then echo ""; else echo "$PREFIX/lib/pkgconfig"; fi ;;
+    origin)
+        if system_is_new_enough; then
+            echo "libssh2 $(pkg-config --modversion libssh2) from the system ($(pkg-config --variable=libdir libssh2))"
+        elif built; then cat "$DIR/origin"
+        else echo "libssh2 not built yet (run: $RETRY)"; fi ;;
+    *) die "usage: $0 build | pkg-config-path | origin | apt-package" ;;
+esac
