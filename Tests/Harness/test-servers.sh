@@ -9,7 +9,7 @@
 # Two sshd instances run as root on 127.0.0.1 (also 127.0.0.2 and 127.0.0.3, for fleet tests) and [::1] at free ports:
 #   main: UsePAM no, publickey + password        kbd: UsePAM yes, keyboard-interactive only
 # The test user essh-test has a fresh random password and authorized ed25519, ecdsa, passphrase-protected
-# ed25519 and RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
+# ed25519, RSA and passphrase-protected RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
 # so that harnesses of several checkouts can run at once.
 #
 # The checkout may be anywhere (/root/essh, /tmp/x/essh, a path with spaces): sshd's StrictModes refuses an
@@ -133,11 +133,12 @@ start() {
     ssh-keygen -q -t ecdsa -b 256 -N '' -C essh-ecdsa -f "$state/keys/id_ecdsa"
     ssh-keygen -q -t ed25519 -N "$passphrase" -C essh-ed25519-pass -f "$state/keys/id_ed25519_pass"
     ssh-keygen -q -t rsa -b 2048 -N '' -C essh-rsa -f "$state/keys/id_rsa"
+    ssh-keygen -q -t rsa -b 3072 -N "$passphrase" -C essh-rsa-pass -f "$state/keys/id_rsa_pass"
     ssh-keygen -q -t ed25519 -N '' -C essh-unauthorized -f "$state/keys/id_unauthorized"
 
     # Each harness has its own authorized_keys (root-owned, as StrictModes allows), so runs don't clobber each other.
     cat "$state/keys/id_ed25519.pub" "$state/keys/id_ecdsa.pub" "$state/keys/id_ed25519_pass.pub" \
-        "$state/keys/id_rsa.pub" > "$auth/authorized_keys"
+        "$state/keys/id_rsa.pub" "$state/keys/id_rsa_pass.pub" > "$auth/authorized_keys"
     chmod 644 "$auth/authorized_keys"
 
     # 200 MB of random bytes for the byte-exact and throughput tests (kept between runs).
@@ -185,6 +186,7 @@ start() {
         echo "ESSH_TEST_ED25519_FINGERPRINT=$fp"
         echo "ESSH_TEST_DATA_200M=$home/data-200m"
         echo "ESSH_TEST_STATE=$state"
+        echo "ESSH_TEST_AUTHORIZED_KEYS=$auth/authorized_keys"
     } > "$state/servers.env.tmp"
     mv "$state/servers.env.tmp" "$state/servers.env"
     echo "test-servers: sshd on 127.0.0.1:$main_port (key, password) and :$kbd_port (keyboard-interactive); $state/servers.env"

@@ -19,8 +19,11 @@ public struct TestServers: Sendable {
     public let ed25519Fingerprint: String
     public let data200M: String
     public let stateDir: String
+    /// The authorized_keys file the harness's sshd instances read (root-owned, outside the checkout).
+    public let authorizedKeys: String
 
-    /// A key file in the harness's key folder (`id_ed25519`, `id_ecdsa`, `id_ed25519_pass`, `id_rsa`, `id_unauthorized`).
+    /// A key file in the harness's key folder (`id_ed25519`, `id_ecdsa`, `id_ed25519_pass`, `id_rsa`, `id_rsa_pass`,
+    /// `id_unauthorized`); the passphrase of the `_pass` keys is `passphrase`.
     public func key(_ name: String) -> String { keys + "/" + name }
 
     /// The public half of a host key the servers do not use, to play a server whose key changed.
@@ -59,7 +62,7 @@ public struct TestServers: Sendable {
             password: try v("PASSWORD"), passphrase: try v("PASSPHRASE"), keys: try v("KEYS"),
             hostKeys: try v("HOSTKEYS"), knownHosts: try v("KNOWN_HOSTS"),
             ed25519Fingerprint: try v("ED25519_FINGERPRINT"), data200M: try v("DATA_200M"),
-            stateDir: try v("STATE"))
+            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"))
     }
 }
 
