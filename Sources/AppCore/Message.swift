@@ -21,6 +21,8 @@ package enum Message: Sendable {
     case serverDeleted(String)
     case settingsSaved
     case connectStage(String)
+    /// The server's pre-login banner, as sent (the view sanitises it).
+    case connectBanner(String)
     /// Logged in; `auth` is how (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
     case connected(os: RemoteOS?, auth: LoginMethod? = nil, at: Date)
     case connectFailed(String)

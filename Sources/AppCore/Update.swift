@@ -39,6 +39,9 @@ package enum Update {
         case .connectStage(let stage):
             state.connecting?.stage = stage
             return []
+        case .connectBanner(let text):
+            state.connecting?.banner = ConnectingState.bannerLines(text)
+            return []
         case .prompt(let request):
             PromptOverlay.show(&state, request)
             return []

@@ -28,7 +28,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: [.customShort("l")], help: "User to log in as (default: the user in DEST, else $USER).")
     var loginName: String?
 
-    @Option(name: [.customShort("i")], help: ArgumentHelp("Private key file (ed25519 or ecdsa); repeatable.",
+    @Option(name: [.customShort("i")], help: ArgumentHelp("Private key file (ed25519, ecdsa or RSA); repeatable.",
                                                           valueName: "keyfile"))
     var identity: [String] = []
 
@@ -50,6 +50,9 @@ struct ConnectionOptions: ParsableArguments {
 
     @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
     var verbose = false
+
+    @Flag(name: [.customShort("q"), .long], help: "Do not print the server's pre-login banner (as ssh -q).")
+    var quiet = false
 
     @OptionGroup var database: DatabaseOptions
 

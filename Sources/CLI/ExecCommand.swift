@@ -5,6 +5,7 @@ import Foundation
 import LocalProcess
 import Mail
 import SSH
+import TextWidth
 
 /// `essh exec DEST [--] COMMAND...`: runs one command on a server, like `ssh DEST COMMAND`.
 struct ExecCommand: ParsableCommand {
@@ -123,6 +124,14 @@ struct ExecCommand: ParsableCommand {
 func printError(_ error: SSHError) { printError(error.message) }
 
 func printError(_ message: String) { ErrorLine.print(message) }
+
+/// The server's pre-login banner on stderr, as ssh prints it, with escape sequences and control characters made
+/// visible (a server's text never reaches the terminal raw). Ends with a newline.
+func printBanner(_ text: String) {
+    var shown = TextSanitizer.sanitize(text.replacingOccurrences(of: "\r\n", with: "\n"), policy: .visible)
+    if !shown.hasSuffix("\n") { shown += "\n" }
+    TerminalOutput.writeError(shown)
+}
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a cancel while a command or a fleet runs, so the work stops cleanly (the
 /// session says goodbye, a fleet keeps what finished); `stop()` gives the signals back their default meaning.

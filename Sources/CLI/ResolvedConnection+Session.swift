@@ -7,11 +7,19 @@ import SSH
 extension ResolvedConnection {
     /// Connects and logs in, or prints why not and throws the exit status: 255 when connecting or logging in
     /// failed, 130 when interrupted. `dest` is what the person typed, to say when it named no saved server.
-    func connect(dest: String, cancel: Cancellation, log: Logger, hint: String = "") throws -> SSHSession {
+    func connect(dest: String, cancel: Cancellation, log: Logger, hint: String = "", quiet: Bool = false) throws
+        -> SSHSession
+    {
         let session: SSHSession
         do {
             session = try SSHSession.connect(options, prompter: prompter, cancel: cancel) { stage in
-                log.debug("\(String(describing: stage))")
+                if case .banner(let text) = stage {
+                    // As ssh does: the server's banner on stderr before login (sanitised: a server's escape
+                    // sequences never reach the terminal), unless -q.
+                    if !quiet { printBanner(text) }
+                } else {
+                    log.debug("\(String(describing: stage))")
+                }
             }
         } catch {
             if error.kind == .cancelled { throw ExitCode(130) }
@@ -69,7 +77,7 @@ extension ConnectionOptions {
         }
         let signals = SignalCancellation(cancel)
         defer { signals.stop() }
-        let session = try target.connect(dest: dest, cancel: cancel, log: log, hint: hint)
+        let session = try target.connect(dest: dest, cancel: cancel, log: log, hint: hint, quiet: quiet)
         defer { session.disconnect() }
         try body(session, target, cancel, log)
     }

@@ -31,7 +31,7 @@ system_is_new_enough() {
 
 # Built, and for this checkout's path (a moved checkout's .pc would point at the old folder).
 built() {
-    [ -f "$PREFIX/lib/libssh2.a" ] && [ -f "$DIR/origin" ] && [ -f "$PREFIX/include/essh_libssh2_origin.h" ] \
+    [ -f "$PREFIX/lib/libssh2-essh.a" ] && [ -f "$DIR/origin" ] && [ -f "$PREFIX/include/essh_libssh2_origin.h" ] \
         && grep -qxF "prefix=$PREFIX" "$PREFIX/lib/pkgconfig/libssh2.pc" 2>/dev/null
 }
 
@@ -115,6 +115,12 @@ build() {
         die "the build failed; the last lines of $log:
 $(tail -n 15 "$log")"
     fi
+    # A name of its own (libssh2-essh.a, -lssh2-essh): with Debian 12's libssh2-1-dev installed too, a link line
+    # that also names /usr/lib/x86_64-linux-gnu (other libraries' -L) would otherwise find its libssh2.so (1.10)
+    # for -lssh2 before this archive.
+    mv "$PREFIX/lib/libssh2.a" "$PREFIX/lib/libssh2-essh.a"
+    rm -f "$PREFIX/lib/libssh2.la"
+    sed -i 's/-lssh2\b/-lssh2-essh/' "$PREFIX/lib/pkgconfig/libssh2.pc"
     local version
     version="$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion libssh2)"
     printf 'libssh2 %s built from Debian %s source package %s, linked statically\n' \

@@ -27,8 +27,8 @@ struct Authenticator {
             throw io.error("asking which login methods the server allows", libssh2_session_last_errno(raw))
         }
         let allowed = String(cString: listPointer!).split(separator: ",").map(String.init)
+        if let banner = Self.banner(raw) { onStage(.banner(banner)) }
         var tried: [String] = []
-        var rsaRefused = false
 
         if allowed.contains("publickey") {
             let explicit = !options.identityFiles.isEmpty
@@ -38,9 +38,7 @@ struct Authenticator {
             }
             for path in explicit ? options.identityFiles : ConnectOptions.defaultIdentityFiles {
                 onStage(.authenticating(method: "publickey"))
-                let outcome = try keyFile(path, explicit: explicit, tried: &tried)
-                if outcome == .success { return .keyFile(path: path) }
-                if outcome == .rsaRefused { rsaRefused = true }
+                if try keyFile(path, explicit: explicit, tried: &tried) { return .keyFile(path: path) }
             }
         }
         if allowed.contains("keyboard-interactive") && options.allowKeyboardInteractive {
@@ -54,30 +52,30 @@ struct Authenticator {
         var message = "Permission denied for \(user)@\(options.host): the server allows "
             + allowed.joined(separator: ", ") + "; tried "
             + (tried.isEmpty ? "nothing that fits" : tried.joined(separator: "; ")) + "."
-        if rsaRefused {
-            message += " " + Self.rsaAdvice
-        } else if tried.isEmpty && allowed.contains("password") && !options.allowPassword {
+        if tried.isEmpty && allowed.contains("password") && !options.allowPassword {
             message += " Give a password with --password-file FILE or run on a terminal to be asked."
         }
         throw SSHError(.authenticationFailed, "allowed: \(allowed.joined(separator: ","))", message)
     }
 
-    static var rsaAdvice: String {
-        "RSA keys cannot log in here: libssh2 \(SSHLibrary.version) signs only with ssh-rsa (SHA-1), which "
-            + "OpenSSH 8.8 and later refuse (rsa-sha2 needs libssh2 1.11). Use an ed25519 or ecdsa key "
-            + "(ssh-keygen -t ed25519), or a newer libssh2."
+    /// The banner the server sent before login (sshd's `Banner`), if any: libssh2 keeps it once the first
+    /// authentication request was answered. Raw bytes decoded as UTF-8; callers sanitise before printing.
+    static func banner(_ raw: OpaquePointer) -> String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard libssh2_userauth_banner(raw, &pointer) == 0, let pointer else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+        return text.isEmpty ? nil : text
     }
 
-    private enum KeyOutcome { case success, failed, rsaRefused }
-
-    private func keyFile(_ path: String, explicit: Bool, tried: inout [String]) throws(SSHError) -> KeyOutcome {
+    /// Whether the key file logged in.
+    private func keyFile(_ path: String, explicit: Bool, tried: inout [String]) throws(SSHError) -> Bool {
         let key: KeyFile
         do throws(SSHError) {
             key = try KeyFile(path: path)
         } catch {
             if explicit { throw error }
             tried.append("\(path) (\(error.detail))")
-            return .failed
+            return false
         }
         var attempt = 0
         while true {
@@ -87,13 +85,13 @@ struct Authenticator {
                 passphrase = prompter.passphrase(keyFile: path, attempt: attempt)
                 if passphrase == nil {
                     tried.append("key \(path) (needs a passphrase; none given)")
-                    return .failed
+                    return false
                 }
             }
             let rc = try io.call("logging in with the key \(path)", allowNegative: true) {
                 libssh2_userauth_publickey_fromfile_ex(io.raw, user, userLength, nil, path, passphrase)
             }
-            if rc == 0 { return .success }
+            if rc == 0 { return true }
             if rc == LIBSSH2_ERROR_FILE && key.encrypted && attempt < 3 { continue }
             if rc == LIBSSH2_ERROR_FILE {
                 if key.encrypted {
@@ -101,17 +99,13 @@ struct Authenticator {
                 } else {
                     tried.append("key \(path) (libssh2 cannot read it: \(io.lastErrorMessage))")
                 }
-                return .failed
+                return false
             }
             if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV {
                 throw io.error("logging in", rc)
             }
-            if key.kind == .rsa && !SSHLibrary.supportsRSASHA2 {
-                tried.append("RSA key \(path) (refused: ssh-rsa signatures)")
-                return .rsaRefused
-            }
             tried.append("key \(path) (refused by the server)")
-            return .failed
+            return false
         }
     }
 

@@ -50,6 +50,9 @@ public enum ConnectStage: Sendable, Equatable {
     case handshaking
     case verifyingHostKey
     case authenticating(method: String)
+    /// The server's pre-login banner (sshd's `Banner`), as sent: raw text from the server, to be sanitised before
+    /// it reaches a terminal. Reported once, before any password or passphrase is asked for.
+    case banner(String)
 }
 
 /// Questions eSSH may have to ask the person while connecting. The CLI asks on the terminal, the TUI in a dialog,

@@ -19,15 +19,19 @@ public enum SSHLibrary {
         return String(cString: p)
     }
 
+    /// Where the libssh2 this binary was built with came from: "Debian trixie source package libssh2_1.11.1-1+deb13u2,
+    /// linked statically" (Sources/CLibSSH2/libssh2-from-debian.sh), or the shared library the process loaded.
+    public static var origin: String {
+        if let p = essh_libssh2_origin() { return String(cString: p) }
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let path = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }
+            .first { $0.contains("/libssh2.so") }
+        return path.map { "the system's \($0)" } ?? "the system's library"
+    }
+
     /// The run-time libssh2 version as (major, minor, patch).
     static var versionNumber: (Int, Int, Int) {
         let parts = version.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 }
         return (parts.count > 0 ? parts[0] : 0, parts.count > 1 ? parts[1] : 0, parts.count > 2 ? parts[2] : 0)
-    }
-
-    /// libssh2 signs with rsa-sha2-256/512 only from 1.11 on; OpenSSH 8.8 and later refuse the old ssh-rsa.
-    public static var supportsRSASHA2: Bool {
-        let v = versionNumber
-        return v.0 > 1 || (v.0 == 1 && v.1 >= 11)
     }
 }

@@ -25,6 +25,8 @@ public final class SSHSession: @unchecked Sendable {
     public let hostKey: HostKey
     /// The method that logged in.
     public let loginMethod: LoginMethod
+    /// The server's pre-login banner (sshd's `Banner`), as sent; nil when it sent none. Sanitise before printing.
+    public let loginBanner: String?
     /// The method that logged in as text (`publickey (/root/.ssh/id_ed25519)`, `password`, …), for logs.
     public var authenticatedWith: String { loginMethod.description }
     let keepaliveInterval: Int
@@ -61,7 +63,8 @@ public final class SSHSession: @unchecked Sendable {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
             }
             return SSHSession(raw: raw, fd: fd, context: context, options: options, address: address,
-                              banner: banner, hostKey: key, loginMethod: method)
+                              banner: banner, hostKey: key, loginMethod: method,
+                              loginBanner: Authenticator.banner(raw))
         } catch {
             libssh2_session_free(raw)
             close(fd)
@@ -70,7 +73,7 @@ public final class SSHSession: @unchecked Sendable {
     }
 
     private init(raw: OpaquePointer, fd: Int32, context: SessionContext, options: ConnectOptions, address: String,
-                 banner: String, hostKey: HostKey, loginMethod: LoginMethod) {
+                 banner: String, hostKey: HostKey, loginMethod: LoginMethod, loginBanner: String?) {
         self.raw = raw
         self.fd = fd
         self.context = context
@@ -81,6 +84,7 @@ public final class SSHSession: @unchecked Sendable {
         self.serverBanner = banner
         self.hostKey = hostKey
         self.loginMethod = loginMethod
+        self.loginBanner = loginBanner
         self.keepaliveInterval = options.keepaliveInterval
     }
 

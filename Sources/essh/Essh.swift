@@ -12,7 +12,7 @@ struct Essh: ParsableCommand {
             eSSH — easy SSH: run commands on one server or many, open shells, check which are up, read network \
             output as tables, mail any output. Without a subcommand: the full-screen interface.
             """,
-        version: "essh \(Subcommands.version) (libssh2 \(SSHLibrary.version))",
+        version: "essh \(Subcommands.version)\nlibssh2 \(SSHLibrary.version): \(SSHLibrary.origin)",
         subcommands: Subcommands.all
     )
 

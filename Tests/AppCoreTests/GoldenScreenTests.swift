@@ -104,6 +104,21 @@ struct GoldenScreenTests {
         try Golden.check(Fixtures.styles(state), named: "connecting-80x24.style", in: directory)
     }
 
+    /// The server's banner above the spinner (escapes neutralised), still readable behind the password prompt.
+    @Test func bannerWhileConnectingAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connectBanner("Authorised use only.\r\n\u{1B}[31mAll access is logged.\u{1B}[0m\r\n\r\n"))
+        _ = Update.update(&state, .connectStage("Logging in (password)"))
+        let screen = Fixtures.screen(state)
+        #expect(screen.contains { $0.contains("Authorised use only.") })
+        #expect(screen.contains { $0.contains("All access is logged.") })
+        #expect(!screen.joined().contains("\u{1B}"))
+        try Golden.check(screen, named: "connecting-banner-80x24", in: directory)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .password(user: "admin", host: "web1", attempt: 1))))
+        try Golden.check(Fixtures.screen(state), named: "connecting-banner-password-80x24", in: directory)
+    }
+
     @Test func maskedPasswordPromptAt80x24() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import SSH
@@ -64,16 +65,85 @@ import TestSupport
         #expect(e?.message.contains("id_unauthorized (refused by the server)") == true)
     }
 
-    @Test func rsaKeyGetsTheLibssh2Explanation() throws {
+    /// OpenSSH 9.2 refuses ssh-rsa (SHA-1) signatures by default, so an RSA login proves rsa-sha2-256/512.
+    @Test func rsaKeyLogsInWithAnRSASHA2Signature() throws {
         let s = try TestServers.require()
-        try #require(!SSHLibrary.supportsRSASHA2, "this libssh2 signs rsa-sha2; the RSA message does not apply")
-        let e = sshError { _ = try connect(s, options(s, key: "id_rsa")) }
-        #expect(e?.kind == .authenticationFailed)
-        #expect(e?.message.contains("ed25519 or ecdsa") == true)
-        #expect(e?.message.contains(SSHLibrary.version) == true)
+        let sshd = try ExtraSSHD(servers: s)
+        defer { sshd.stop() }
+        var o = options(s, key: "id_rsa")
+        o.port = sshd.port
+        o.hostKeyPolicy = .acceptNew
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        o.knownHostsFile = dir.file("known_hosts")
+        let session = try connect(s, o)
+        #expect(session.authenticatedWith.contains("id_rsa"))
+        let r = try session.capture("id -un")
+        #expect(String(decoding: r.stdout, as: UTF8.self) == s.user + "\n")
+        // sshd (LogLevel DEBUG1) names the signature algorithm it accepted.
+        let accepted = sshd.log.split(separator: "\n").filter { $0.contains("pkalg rsa-sha2-") || $0.contains("Accepted publickey") }
+        #expect(accepted.contains { $0.contains("rsa-sha2-512") || $0.contains("rsa-sha2-256") }, "\(accepted)")
+        #expect(!sshd.log.contains("pkalg ssh-rsa "))
     }
 
-    @Test func agentKeysLogIn() throws {
+    @Test func passphraseProtectedRSAKeyLogsIn() throws {
+        let s = try TestServers.require()
+        let prompter = ScriptedPrompter(passphrase: s.passphrase)
+        var o = options(s, key: "id_rsa_pass")
+        o.allowPassword = false
+        let session = try connect(s, o, prompter: prompter)
+        #expect(session.authenticatedWith.contains("id_rsa_pass"))
+        #expect(prompter.questions == ["passphrase"])
+    }
+
+    @Test func wrongPassphraseForAnRSAKeyIsRefusedWithAReason() throws {
+        let s = try TestServers.require()
+        var o = options(s, key: "id_rsa_pass")
+        o.allowPassword = false
+        let e = sshError { _ = try connect(s, o, prompter: ScriptedPrompter(passphrase: "not-it")) }
+        #expect(e?.kind == .authenticationFailed)
+        #expect(e?.message.contains("wrong passphrase") == true)
+    }
+
+    @Test func theServersBannerIsReportedBeforeLogin() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        chmod(dir.path, 0o755)
+        let bannerFile = dir.file("banner")
+        // An escape sequence too: the SSH module passes the text on as sent; front ends sanitise it.
+        try "Authorised use only.\nSecond line \u{1B}[31mred\n".write(toFile: bannerFile, atomically: true, encoding: .utf8)
+        chmod(bannerFile, 0o644)
+        let sshd = try ExtraSSHD(servers: s, extra: ["Banner \"\(bannerFile)\""])
+        defer { sshd.stop() }
+        var o = options(s)
+        o.port = sshd.port
+        o.hostKeyPolicy = .acceptNew
+        o.knownHostsFile = dir.file("known_hosts")
+        let stages = StageLog()
+        let session = try SSHSession.connect(o, prompter: NonInteractivePrompter()) { stages.append($0) }
+        let banners = stages.all.compactMap { stage -> String? in
+            if case .banner(let text) = stage { return text }
+            return nil
+        }
+        #expect(banners == ["Authorised use only.\nSecond line \u{1B}[31mred\n"])
+        #expect(session.loginBanner == banners.first)
+        // The banner comes before authentication starts (a person reads it before typing a password).
+        let bannerIndex = stages.all.firstIndex { if case .banner = $0 { true } else { false } }
+        let authIndex = stages.all.firstIndex { if case .authenticating = $0 { true } else { false } }
+        #expect(bannerIndex != nil && authIndex != nil && bannerIndex! < authIndex!)
+    }
+
+    @Test func noBannerNoStage() throws {
+        let s = try TestServers.require()
+        let stages = StageLog()
+        let session = try SSHSession.connect(options(s), prompter: NonInteractivePrompter()) { stages.append($0) }
+        #expect(session.loginBanner == nil)
+        #expect(!stages.all.contains { if case .banner = $0 { true } else { false } })
+    }
+
+    @Test(.serialized, arguments: ["id_ed25519", "id_rsa"])
+    func agentKeysLogIn(key: String) throws {
         let s = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
@@ -88,7 +158,7 @@ import TestSupport
         // SIGKILL: children of the test runner inherit its blocked signal mask, so SIGTERM would never arrive.
         defer { kill(agent.processIdentifier, SIGKILL); agent.waitUntilExit() }
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: sock) { usleep(20_000) }
-        let add = try Binary.run("/usr/bin/ssh-add", [s.key("id_ed25519")], environment: ["SSH_AUTH_SOCK": sock])
+        let add = try Binary.run("/usr/bin/ssh-add", [s.key(key)], environment: ["SSH_AUTH_SOCK": sock])
         #expect(add.status == 0)
         // The agent is found through SSH_AUTH_SOCK, as OpenSSH finds it.
         setenv("SSH_AUTH_SOCK", sock, 1)
@@ -98,5 +168,13 @@ import TestSupport
         o.allowPassword = false
         let session = try connect(s, o)
         #expect(session.authenticatedWith.hasPrefix("publickey (agent"))
+        #expect(session.authenticatedWith.contains("essh-" + key.dropFirst(3)), "the agent's key comment")
     }
+}
+
+/// Connection stages as reported, from the connecting thread.
+final class StageLog: Sendable {
+    private let stages = Mutex<[ConnectStage]>([])
+    func append(_ stage: ConnectStage) { stages.withLock { $0.append(stage) } }
+    var all: [ConnectStage] { stages.withLock { $0 } }
 }

@@ -85,7 +85,11 @@ final class SessionWorker: Sendable {
             previous?.disconnect()
             do throws(SSHError) {
                 let opened = try opener.open(options, prompter: broker, cancel: cancel) { [self] stage in
-                    post(.connectStage(Self.describe(stage)))
+                    if case .banner(let text) = stage {
+                        post(.connectBanner(text))
+                    } else {
+                        post(.connectStage(Self.describe(stage)))
+                    }
                 }
                 if cancel.isCancelled {
                     opened.disconnect()
@@ -123,6 +127,7 @@ final class SessionWorker: Sendable {
         case .handshaking: return "Handshake"
         case .verifyingHostKey: return "Verifying the host key"
         case .authenticating(let method): return "Logging in (\(method))"
+        case .banner: return "Reading the server's banner"
         }
     }
 

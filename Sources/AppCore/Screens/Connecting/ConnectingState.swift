@@ -1,5 +1,6 @@
-import Operations
 import Foundation
+import Operations
+import TextWidth
 
 /// A connection being made: what to, the stage reached, and where to go back to if it fails.
 struct ConnectingState: Sendable, Equatable {
@@ -9,4 +10,15 @@ struct ConnectingState: Sendable, Equatable {
     var returnTo: Screen
     /// Open an interactive shell as soon as the session is up (the servers screen's shell key).
     var openShell = false
+    /// The server's pre-login banner, sanitised, one entry per line (empty: none).
+    var banner: [String] = []
+
+    /// A banner as lines the screen can draw: escape sequences and control characters neutralised (a server's
+    /// text never reaches the terminal raw), trailing blank lines dropped, at most `limit` lines kept.
+    static func bannerLines(_ text: String, limit: Int = 200) -> [String] {
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix(limit).map { TextSanitizer.sanitize(String($0), policy: .dropStyling) }
+        while lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+        return lines
+    }
 }

@@ -6,7 +6,21 @@ enum ConnectingView {
         guard let connecting = state.connecting else { return }
         let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
         let label = "Connecting to \(connecting.target.label(localUser: state.localUser)): \(connecting.stage)"
-        let area = buffer.area.centered(width: min(buffer.size.width - 2, DisplayWidth.of(label) + 2), height: 1)
+        var area = buffer.area.centered(width: min(buffer.size.width - 2, DisplayWidth.of(label) + 2), height: 1)
+        if !connecting.banner.isEmpty {
+            // The server's banner above the spinner, as many lines as fit, in a frame that says whose it is.
+            let lines = connecting.banner
+            let height = min(lines.count + 2, max(buffer.size.height - 4, 3))
+            let width = min(buffer.size.width - 2, max(lines.map(DisplayWidth.of).max() ?? 0, 24) + 4)
+            let box = Rect(x: max((buffer.size.width - width) / 2, 0), y: 1, width: width, height: height)
+            let inner = Box(title: "Message from the server", border: Border.preferred(unicode: state.unicode))
+                .render(in: box, buffer: &buffer)
+            for (i, line) in lines.prefix(inner.height).enumerated() {
+                buffer.setString(line, x: inner.x + 1, y: inner.y + i,
+                                 clip: Rect(x: inner.x + 1, y: inner.y + i, width: inner.width - 2, height: 1))
+            }
+            area.y = min(box.y + box.height + 1, buffer.size.height - 2)
+        }
         spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
         let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
         buffer.setString(" Esc: cancel", x: 0, y: hint.y, style: Theme.hint, clip: hint)
