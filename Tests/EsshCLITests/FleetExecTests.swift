@@ -47,6 +47,31 @@ import TestSupport
         #expect(r.err.contains("3 servers: 3 ok in "))
     }
 
+    /// RSA keys (rsa-sha2 signatures) and an RSA-only host in one fleet run, beside ed25519 ones.
+    @Test func rsaKeysAndAnRSAOnlyHostRunInAFleet() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let rsaOnly = try ExtraSSHD(servers: s, hostKeys: ["rsa"])
+        defer { rsaOnly.stop() }
+        let knownHosts = dir.file("known_hosts")
+        try (String(contentsOfFile: s.knownHosts, encoding: .utf8)
+             + (try rsaOnly.knownHostsLine(servers: s, keyType: "rsa")) + "\n")
+            .write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        try add(dir, ["rsa-key", "--host", "127.0.0.1", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_rsa"), "--tag", "mixed"])
+        try add(dir, ["rsa-host", "--host", "127.0.0.1", "--port", String(rsaOnly.port), "--user", s.user,
+                      "--key", s.key("id_rsa"), "--tag", "mixed"])
+        try add(dir, ["ed", "--host", "127.0.0.2", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_ed25519"), "--tag", "mixed"])
+        let r = try essh(dir, ["exec", "--tag", "mixed", "--known-hosts", knownHosts, "--json", "echo up"])
+        #expect(r.status == 0, "\(r.err)")
+        let byName = try results(r)
+        for name in ["rsa-key", "rsa-host", "ed"] {
+            #expect(byName[name]?["status"] as? String == "ok", "\(name): \(byName[name] ?? [:])")
+        }
+    }
+
     @Test func everyStatusAndExitStatusInJSON() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
