@@ -4,7 +4,8 @@ import Foundation
 /// SQLite, read-only) is refused without a single byte written, and a new file is born private.
 enum DatabaseFile {
     enum State {
-        case created
+        /// No file yet: `Inventory` builds one under a temporary name and links it into place, whole.
+        case missing
         case empty
         case existing
     }
@@ -17,14 +18,7 @@ enum DatabaseFile {
         var info = stat()
         if stat(path, &info) != 0 {
             guard errno == ENOENT else { throw ioError(path, errno) }
-            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            if fd < 0 {
-                // Another process created it first: use theirs.
-                if errno == EEXIST { return try prepare(path: path) }
-                throw ioError(path, errno)
-            }
-            close(fd)
-            return .created
+            return .missing
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw InventoryError(.io, "not a regular file", "\(path) is not a regular file; give --db a file path.")
@@ -46,6 +40,37 @@ enum DatabaseFile {
             throw InventoryError.corrupt(path: path, detail: "file does not start with the SQLite header")
         }
         return .existing
+    }
+
+    /// Builds a new database at `path` atomically: `build` migrates a private file with a temporary name in the same
+    /// folder, which is then hard-linked to `path` only if `path` still does not exist. So whoever opens `path`
+    /// finds either nothing or a whole eSSH database, never one half made — many processes creating the same file
+    /// at once each build their own and all but the first discard theirs.
+    static func createAtomically(path: String, build: (String) throws -> Void) throws(InventoryError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.essh-new-XXXXXX.db").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
+        guard fd >= 0 else { throw ioError(path, errno) }
+        close(fd)
+        let temporary = String(cString: template)
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+        }
+        do {
+            try build(temporary)
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError.wrap(error, path: path)
+        }
+        if link(temporary, path) == 0 || errno == EEXIST { return }
+        // A file system without hard links: rename, which cannot refuse an existing name, so check just before.
+        let linkError = errno
+        guard linkError == EPERM || linkError == EOPNOTSUPP || linkError == ENOSYS else {
+            throw ioError(path, linkError)
+        }
+        if access(path, F_OK) == 0 { return }
+        if rename(temporary, path) != 0 { throw ioError(path, errno) }
     }
 
     /// Makes the folder (and missing parents) with mode 0700.

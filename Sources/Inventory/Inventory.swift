@@ -16,10 +16,18 @@ public final class Inventory: Sendable {
     /// after `busyTimeout` seconds.
     public init(path: String, busyTimeout: TimeInterval = 5) throws(InventoryError) {
         self.path = path
-        let state = try DatabaseFile.prepare(path: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "essh"
+        var state = try DatabaseFile.prepare(path: path)
+        if state == .missing {
+            try DatabaseFile.createAtomically(path: path) { temporary in
+                let pool = try DatabasePool(path: temporary, configuration: configuration)
+                try InventoryMigrations.migrator.migrate(pool)
+                try pool.close()
+            }
+            state = .existing
+        }
         // Two processes creating the same file at once: switching a new file to WAL can answer SQLITE_BUSY without
         // going through the busy handler, so opening is retried until the busy timeout.
         let deadline = Date().addingTimeInterval(busyTimeout)
@@ -62,12 +70,13 @@ public final class Inventory: Sendable {
 
     /// Brings the database at `path` up to migration `identifier` only: tests use it to build every earlier version.
     public static func createDatabase(path: String, upToMigration identifier: String) throws(InventoryError) {
-        _ = try DatabaseFile.prepare(path: path)
-        do {
-            let pool = try DatabasePool(path: path)
+        guard try DatabaseFile.prepare(path: path) == .missing else {
+            throw InventoryError(.io, "exists", "\(path) exists already; give a new path.")
+        }
+        try DatabaseFile.createAtomically(path: path) { temporary in
+            let pool = try DatabasePool(path: temporary)
             try InventoryMigrations.migrator.migrate(pool, upTo: identifier)
-        } catch {
-            throw InventoryError.wrap(error, path: path)
+            try pool.close()
         }
     }
 
@@ -92,6 +101,15 @@ public final class Inventory: Sendable {
                 throw InventoryError(.notEsshDatabase, "application_id \(appID)", """
                     \(path) is an SQLite database of another program, not eSSH's; eSSH left it untouched. \
                     Use --db to pick another file.
+                    """)
+            }
+            // eSSH never sets user_version; another SQLite tool (or another lineage of eSSH) marking the file so
+            // says it is theirs, or newer: refuse it as a newer migration is refused.
+            let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if userVersion != 0 {
+                throw InventoryError(.newerDatabase, "user_version \(userVersion)", """
+                    The database \(path) is marked with user_version \(userVersion), which this eSSH never writes: \
+                    another program or a newer eSSH uses it. eSSH left it untouched; use --db to pick another file.
                     """)
             }
             if try InventoryMigrations.migrator.hasBeenSuperseded(db) {

@@ -226,3 +226,37 @@ final class LockedList: @unchecked Sendable {
     func append(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
     var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }
+
+/// Many `essh servers add` started at once on a database that does not exist yet: every one succeeds, on one file.
+@Suite struct ServersFirstUseRaceTests {
+    @Test func aHundredAddsAtOnceOnANewDatabaseAllSucceed() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let db = dir.file("fresh/essh.db")
+        var environment = ProcessInfo.processInfo.environment
+        environment["ESSH_DB"] = db
+        let processes = try (0..<100).map { i -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.essh)
+            process.arguments = ["servers", "add", "s\(i)", "--host", "h\(i).example"]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            return process
+        }
+        var failures: [String] = []
+        for (i, process) in processes.enumerated() {
+            let err = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            process.waitUntilExit()
+            if process.terminationStatus != 0 {
+                failures.append("s\(i): \(process.terminationStatus) \(String(decoding: err, as: UTF8.self))")
+            }
+        }
+        #expect(failures == [], "\(failures.prefix(3))")
+        let list = try Binary.runEssh(["servers", "list", "--json"], environment: ["ESSH_DB": db])
+        let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+        #expect((object?["servers"] as? [Any])?.count == 100, "\(list.err)")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Inventory
 import Testing
 import TestSupport
@@ -100,6 +101,43 @@ import TestSupport
         #expect(error?.kind == .newerDatabase)
         #expect(error?.message.contains("newer eSSH") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aFileMarkedWithAUserVersionIsRefusedAndLeftByteIdentical() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("marked.db")
+        try Inventory(path: path).addServer(ServerDraft(name: "a", host: "h"))
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "PRAGMA user_version = 999") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = refusal(path)
+        #expect(error?.kind == .newerDatabase)
+        #expect(error?.message.contains("user_version 999") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// Many first uses at once: each builds a whole database under a temporary name; one is linked into place and
+    /// everyone opens that one. Nobody sees a half-made file (it used to be called "another program's").
+    @Test func manyFirstOpensAtOnceAllSucceedOnOneDatabase() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("new/essh.db")
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 40) { i in
+            do {
+                try Inventory(path: path, busyTimeout: 30).addServer(ServerDraft(name: "s\(i)", host: "h\(i)"))
+            } catch {
+                failures.withLock { $0.append("\(i): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try Inventory(path: path).servers().count == 40)
+        #expect(mode(path) == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.file("new"))
+            .filter { $0.hasPrefix(".essh-new-") }
+        #expect(leftovers == [], "temporary files are removed")
     }
 
     @Test func aCorruptFileIsRefusedAndLeftByteIdentical() throws {
