@@ -73,7 +73,7 @@ let testSupportTargets: [Target] = [
 
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
 let inventoryTargets: [Target] = [
-    .target(name: "Inventory", dependencies: [grdb]),
+    .target(name: "Inventory", dependencies: [grdb, "Basics"]),
     .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
 ]
 

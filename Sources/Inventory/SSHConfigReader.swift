@@ -26,8 +26,22 @@ public struct SSHConfigReader: Sendable {
         var location: String
     }
 
-    /// OpenSSH's own limit on nested Include.
+    /// OpenSSH's own limit on nested Include (READCONF_MAX_DEPTH).
     static let maxDepth = 16
+    /// Files read through Include in one read, all paths together: files that include each other several times
+    /// would otherwise be read 3^16 times before the depth limit is reached on every path.
+    static let maxIncludedFiles = 1_000
+
+    /// Why a read stops: an Include nested too deep, or too many included files.
+    struct Stop: Error {
+        let location: String
+        let message: String
+    }
+
+    /// What one read has done so far.
+    struct Progress {
+        var includedFiles = 0
+    }
 
     let home: String
     let localUser: String
@@ -47,17 +61,27 @@ public struct SSHConfigReader: Sendable {
             text = try source.read(path)
         } catch {
             throw InventoryError(.sshConfig, "\(error)", """
-                Cannot read the ssh config \(path): check that it exists and is readable, or name another file.
+                Cannot read the ssh config \(path): it \(error). Name a readable regular file.
                 """)
         }
-        return evaluate(text: text, file: path)
+        return try evaluate(text: text, file: path)
     }
 
-    /// Reads `text` as the contents of `file`.
-    public func evaluate(text: String, file: String) -> Result {
+    /// Reads `text` as the contents of `file`. Throws when an Include nests deeper than OpenSSH allows or includes
+    /// too many files (OpenSSH stops there too): nothing of such a configuration is imported.
+    public func evaluate(text: String, file: String) throws(InventoryError) -> Result {
         var directives: [Directive] = []
         var warnings: [String] = []
-        collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings)
+        var progress = Progress()
+        do {
+            try collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings,
+                        progress: &progress)
+        } catch let stop as Stop {
+            throw InventoryError(.sshConfig, "\(stop.location): \(stop.message)",
+                                 "\(stop.location): \(stop.message). Nothing was imported; fix the Include lines.")
+        } catch {
+            throw InventoryError(.sshConfig, "\(error)", "Cannot read the ssh config \(file): \(error).")
+        }
         var aliases: [String] = []
         var seen = Set<String>()
         for directive in directives where directive.keyword == "host" {
@@ -87,13 +111,24 @@ public struct SSHConfigReader: Sendable {
     }
 
     private func collect(text: String, file: String, outer: Condition, depth: Int, into directives: inout [Directive],
-                         warnings: inout [String]) {
+                         warnings: inout [String], progress: inout Progress) throws(Stop) {
         var condition = outer
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let location = "\(file):\(lineNumber)"
             guard let (keyword, arguments) = Self.split(line: String(rawLine)) else { continue }
+            // A control character (NUL, ESC, …) has no place in ssh_config and would reach a terminal or the
+            // database: the line is refused, and a Host line's whole block with it.
+            if rawLine.unicodeScalars.contains(where: Self.isControl) {
+                warnings.append("\(location): holds a control character; "
+                                + (keyword == "host" ? "this Host block was skipped" : "line skipped"))
+                if keyword == "host" || keyword == "match" {
+                    condition = outer
+                    condition.never = true
+                }
+                continue
+            }
             switch keyword {
             case "host":
                 condition = outer
@@ -105,20 +140,27 @@ public struct SSHConfigReader: Sendable {
                 condition.never = true
             case "include":
                 if depth >= Self.maxDepth {
-                    warnings.append("\(location): Include nested deeper than \(Self.maxDepth) levels, skipped")
-                    continue
+                    throw Stop(location: location, message: "Too many recursive configuration includes "
+                               + "(Include nested deeper than \(Self.maxDepth) levels, as OpenSSH refuses)")
                 }
                 for pattern in arguments {
                     var path = PathExpansion.expandTilde(pattern, home: home)
                     if !path.hasPrefix("/") { path = home + "/.ssh/" + path }
                     for included in source.paths(matching: path) {
-                        do {
-                            let text = try source.read(included)
-                            collect(text: text, file: included, outer: condition, depth: depth + 1,
-                                    into: &directives, warnings: &warnings)
-                        } catch {
-                            warnings.append("\(location): cannot read included file \(included), skipped")
+                        progress.includedFiles += 1
+                        if progress.includedFiles > Self.maxIncludedFiles {
+                            throw Stop(location: location, message: "Include read more than "
+                                       + "\(Self.maxIncludedFiles) files in all (files that include each other?)")
                         }
+                        let text: String
+                        do {
+                            text = try source.read(included)
+                        } catch {
+                            warnings.append("\(location): cannot read included file \(included) (\(error)), skipped")
+                            continue
+                        }
+                        try collect(text: text, file: included, outer: condition, depth: depth + 1,
+                                    into: &directives, warnings: &warnings, progress: &progress)
                     }
                 }
             default:
@@ -158,6 +200,11 @@ public struct SSHConfigReader: Sendable {
         ]
         let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
         return SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port, identityFile: identityFile)
+    }
+
+    /// C0 controls but tab, DEL and C1 controls.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Two ascending index lists as one ascending list.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Where the ssh_config reader gets files from: the file system for real, a dictionary in unit tests.
@@ -25,9 +26,12 @@ public struct FileSystemSSHConfigSource: SSHConfigSource {
         return paths.sorted()
     }
 
-    /// Reads the file as UTF-8 (invalid bytes replaced).
+    /// The largest ssh_config file read (OpenSSH's own are a few KiB; a 16 MiB one is not a configuration).
+    public static let sizeLimit = 16 << 20
+
+    /// Reads the file as UTF-8 (invalid bytes replaced): a regular file only (never a FIFO, which would block, or a
+    /// device), at most `sizeLimit` bytes.
     public func read(_ path: String) throws -> String {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return String(decoding: data, as: UTF8.self)
+        try RegularFile.text(path, limit: Self.sizeLimit)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import Synchronization
 import Testing
 import TestSupport
 
@@ -12,6 +13,24 @@ private struct FakeSource: SSHConfigSource {
     }
 
     func read(_ path: String) throws -> String {
+        guard let text = files[path] else { throw CocoaError(.fileReadNoSuchFile) }
+        return text
+    }
+}
+
+/// A source that counts its reads.
+private final class CountingSource: SSHConfigSource, Sendable {
+    let files: [String: String]
+    private let count = Mutex(0)
+    init(files: [String: String]) { self.files = files }
+    var reads: Int { count.withLock { $0 } }
+
+    func paths(matching pattern: String) -> [String] {
+        files.keys.filter { fnmatch(pattern, $0, FNM_PATHNAME) == 0 }.sorted()
+    }
+
+    func read(_ path: String) throws -> String {
+        count.withLock { $0 += 1 }
         guard let text = files[path] else { throw CocoaError(.fileReadNoSuchFile) }
         return text
     }
@@ -145,10 +164,72 @@ private struct FakeSource: SSHConfigSource {
         }
     }
 
-    @Test func anIncludeLoopStopsAtOpenSSHsDepthLimit() throws {
-        let result = try read(["/home/u/.ssh/config": "Host a\nInclude config\n"])
-        #expect(result.hosts.map(\.alias) == ["a"])
-        #expect(result.warnings.contains { $0.contains("deeper") })
+    @Test func anIncludeLoopStopsAtOpenSSHsDepthLimitWithItsMessage() throws {
+        let error = #expect(throws: InventoryError.self) {
+            try read(["/home/u/.ssh/config": "Host a\nInclude config\n"])
+        }
+        #expect(error?.kind == .sshConfig)
+        #expect(error?.message.contains("Too many recursive configuration includes") == true)
+        #expect(error?.message.contains("/home/u/.ssh/config:2") == true, "\(String(describing: error))")
+    }
+
+    /// A file including itself three times would be read 3^16 times if the limit were per path: the count is
+    /// kept across the whole read, so this stops at once.
+    @Test func filesIncludingEachOtherSeveralTimesStopQuickly() throws {
+        let counter = CountingSource(files: [
+            "/home/u/.ssh/config": "Include config config config\n",
+        ])
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: InventoryError.self) {
+            try SSHConfigReader(home: "/home/u", localUser: "u", source: counter).read(path: "/home/u/.ssh/config")
+        }
+        #expect(counter.reads <= 1_100, "\(counter.reads) reads")
+        #expect(clock.now - started < .seconds(5))
+        let globbed = CountingSource(files: [
+            "/home/u/.ssh/g1.conf": "Include g*.conf\n", "/home/u/.ssh/g2.conf": "Include g*.conf\n",
+            "/home/u/.ssh/g3.conf": "Include g*.conf\nHost x\n", "/home/u/.ssh/config": "Include g*.conf\n",
+        ])
+        #expect(throws: InventoryError.self) {
+            try SSHConfigReader(home: "/home/u", localUser: "u", source: globbed).read(path: "/home/u/.ssh/config")
+        }
+        #expect(globbed.reads <= 1_100)
+    }
+
+    @Test func linesWithControlCharactersAreRefusedWithFileAndLine() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host good
+                HostName good.lan
+            Host bad\u{0}name
+                HostName evil.lan
+            Host titled
+                HostName \u{1B}]0;owned\u{07}
+                User ops
+            """])
+        #expect(result.hosts.map(\.alias) == ["good", "titled"])
+        #expect(result.hosts.first { $0.alias == "titled" }?.hostName == nil, "the escape-laden HostName is dropped")
+        #expect(result.hosts.first { $0.alias == "titled" }?.user == "ops")
+        #expect(result.warnings.contains { $0.hasPrefix("/home/u/.ssh/config:3: holds a control character") })
+        #expect(result.warnings.contains { $0.hasPrefix("/home/u/.ssh/config:6: holds a control character") })
+        #expect(!result.hosts.contains { ($0.hostName ?? "").contains("evil") }, "the refused block's lines apply to nobody")
+    }
+
+    @Test func aFIFOOrADeviceIsRefusedWithoutBlocking() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let fifo = dir.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/zero", dir.path] {
+            let error = #expect(throws: InventoryError.self) {
+                try SSHConfigReader(home: dir.path, localUser: "u").read(path: path)
+            }
+            #expect(error?.message.contains("not a regular file") == true, "\(path): \(String(describing: error))")
+        }
+        // Included ones too: a warning, and the rest is read.
+        try "Include \(fifo)\nHost after\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let result = try SSHConfigReader(home: dir.path, localUser: "u").read(path: dir.file("config"))
+        #expect(result.hosts.map(\.alias) == ["after"])
+        #expect(result.warnings.contains { $0.contains("FIFO") })
     }
 
     @Test func theRealFileSystemSourceGlobsSortedAndReadsWithoutWriting() throws {
