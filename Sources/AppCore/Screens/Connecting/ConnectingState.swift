@@ -1,6 +1,6 @@
 import Foundation
 import Operations
-import TextWidth
+import TUIKit
 
 /// A connection being made: what to, the stage reached, and where to go back to if it fails.
 struct ConnectingState: Sendable, Equatable {
