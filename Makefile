@@ -20,7 +20,7 @@ HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
 
-.PHONY: libssh2 run build release test test-fast check-imports test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
+.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -67,6 +67,10 @@ servers-stop:
 check-imports:
 	@$(SWIFT) package dump-package | python3 Tests/Harness/check-imports.py
 
+# No try!, no FileHandle writes, no print( in Sources: every command writes through one output path (check-io.sh).
+check-io:
+	@Tests/Harness/check-io.sh
+
 # The harness started from clones under /tmp and under $$HOME, with a key login in each (a clone anywhere works).
 test-clone: test-deps
 	@Tests/Harness/clone-check.sh
@@ -74,7 +78,7 @@ test-clone: test-deps
 # The whole suite against the real servers. A harness that cannot start says why in one line before any test
 # runs; the servers are stopped whatever the tests do, quietly, so the runner's summary is the last thing printed;
 # the suite's exit code is kept.
-test: test-deps check-imports
+test: test-deps check-imports check-io
 	$(SWIFT) build --build-tests
 	@Tests/Harness/clone-check.sh
 	@$(HARNESS) start

@@ -44,16 +44,15 @@ struct FleetExec {
         signals.stop()
         progress.clear()
         if exec.fleet.json {
-            print(FleetJSON.encode(results))
+            TerminalOutput.line(FleetJSON.encode(results))
         } else if exec.fleet.group {
             let text = FleetReport.grouped(results)
             // On a terminal remote text is shown, never obeyed; into a pipe it goes as it came.
-            print(isatty(STDOUT_FILENO) != 0 ? TextSanitizer.sanitize(text, policy: .dropStyling) : text,
-                  terminator: "")
+            TerminalOutput.write(isatty(STDOUT_FILENO) != 0 ? TextSanitizer.sanitize(text, policy: .dropStyling) : text)
         }
         let summary = FleetSummary(results)
         let elapsed = Date().timeIntervalSince(started)
-        FileHandle.standardError.write(Data((summary.line(elapsed: elapsed) + "\n").utf8))
+        TerminalOutput.writeError(summary.line(elapsed: elapsed) + "\n")
         if let mail {
             try send(mail, FleetReport.text(command: command, results: results, elapsed: elapsed), command: command,
                      count: results.count)
@@ -203,7 +202,8 @@ final class LinePrinter: Sendable {
         write(.stderr, Array(((sanitiseErr ? TextSanitizer.sanitize(line, policy: .dropStyling) : line) + "\n").utf8))
     }
 
+    /// Through the one output path: a closed stdout ends the run with 141, as for every command.
     private func write(_ which: SSH.OutputStream, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = writeAll(which == .stdout ? STDOUT_FILENO : STDERR_FILENO, $0) }
+        if which == .stdout { TerminalOutput.write(bytes: bytes) } else { TerminalOutput.writeError(bytes: bytes) }
     }
 }

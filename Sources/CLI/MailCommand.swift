@@ -99,13 +99,13 @@ struct MailCommand: ParsableCommand {
 
     private func listOutbox(_ options: MailOptions) throws {
         guard FileManager.default.fileExists(atPath: database.path) else {
-            print("The outbox is empty.")
+            TerminalOutput.line("The outbox is empty.")
             return
         }
         let inventory = try database.open()
         let pending = try CommandFailure.guarding { () throws(InventoryError) in try inventory.pendingMail() }
         if pending.isEmpty {
-            print("The outbox is empty.")
+            TerminalOutput.line("The outbox is empty.")
             return
         }
         let formatter = DateFormatter()
@@ -116,8 +116,8 @@ struct MailCommand: ParsableCommand {
                        mail.recipients, mail.subject, mail.lastError ?? ""]
                 .map { TextTable.Cell(text: $0.replacingOccurrences(of: "\n", with: " "), colour: nil) })
         }
-        print(table.render(colour: false), terminator: "")
-        print("\(pending.count) waiting; `essh mail --retry` sends them.")
+        TerminalOutput.write(table.render(colour: false))
+        TerminalOutput.line("\(pending.count) waiting; `essh mail --retry` sends them.")
     }
 
     private func dropFromOutbox(_ id: Int64) throws {
@@ -131,12 +131,12 @@ struct MailCommand: ParsableCommand {
             printError("the outbox has no message #\(id) (`essh mail --list` shows them).")
             throw ExitCode(2)
         }
-        print("#\(id) removed from the outbox.")
+        TerminalOutput.line("#\(id) removed from the outbox.")
     }
 
     private func retryOutbox(_ options: MailOptions) throws {
         guard FileManager.default.fileExists(atPath: database.path) else {
-            print("The outbox is empty.")
+            TerminalOutput.line("The outbox is empty.")
             return
         }
         let settings = try options.settings()
@@ -149,16 +149,16 @@ struct MailCommand: ParsableCommand {
             throw CommandFailure.exit(error)
         }
         if results.isEmpty {
-            print("The outbox is empty.")
+            TerminalOutput.line("The outbox is empty.")
             return
         }
         var failed = 0
         for result in results {
             if let error = result.error {
                 failed += 1
-                print("#\(result.mail.id) to \(result.mail.recipients) not sent: \(error.message)")
+                TerminalOutput.line("#\(result.mail.id) to \(result.mail.recipients) not sent: \(error.message)")
             } else {
-                print("#\(result.mail.id) sent to \(result.mail.recipients) (\(result.mail.subject))")
+                TerminalOutput.line("#\(result.mail.id) sent to \(result.mail.recipients) (\(result.mail.subject))")
             }
         }
         if failed > 0 {

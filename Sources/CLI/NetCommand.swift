@@ -82,8 +82,8 @@ struct NetCommand: ParsableCommand {
         log.debug("ran \(output.command.commandLine)")
 
         if raw {
-            FileHandle.standardError.write(Data(output.stderr))
-            FileHandle.standardOutput.write(Data(output.stdout))
+            TerminalOutput.writeError(bytes: output.stderr)
+            TerminalOutput.write(bytes: output.stdout)
             return
         }
         let source = "\(output.command.commandLine) on \(dest)"

@@ -13,10 +13,10 @@ enum NetOutput {
             writeLine("warning: \(source): \(warnings.count - shownWarnings) more lines skipped")
         }
         let bytes = json ? items.json : Array(TableFormatter().render(items.table).utf8)
-        FileHandle.standardOutput.write(Data(bytes))
+        TerminalOutput.write(bytes: bytes)
     }
 
     private static func writeLine(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        TerminalOutput.writeError(line + "\n")
     }
 }

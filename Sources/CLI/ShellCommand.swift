@@ -67,7 +67,7 @@ struct ShellCommand: ParsableCommand {
             var line = outcome.sentence(host: dest) + " Connected for \(DurationText.text(outcome.duration, .wholeUnits)).\n"
             // After `exit` the shell's own "logout" ended the line; otherwise the cursor may sit after a prompt.
             if case .exited = outcome.end {} else { line = "\n" + line }
-            FileHandle.standardError.write(Data(line.utf8))
+            TerminalOutput.writeError(line)
             throw ExitCode(outcome.exitCode)
         }
     }

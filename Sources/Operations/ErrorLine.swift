@@ -1,9 +1,12 @@
 import Foundation
+import LocalProcess
 
 /// `essh: MESSAGE` on stderr: how both front ends say what went wrong outside the full-screen interface.
 public enum ErrorLine {
     /// Writes `essh: message` and a newline to stderr.
     public static func print(_ message: String) {
-        FileHandle.standardError.write(Data("essh: \(message)\n".utf8))
+        // Straight to the descriptor: FileHandle's write stops the program when stderr is closed.
+        var line = "essh: \(message)\n"
+        line.withUTF8 { _ = writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

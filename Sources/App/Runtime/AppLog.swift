@@ -1,4 +1,5 @@
 import Foundation
+import LocalProcess
 import Synchronization
 
 /// A plain-text log for what the screen cannot show in full (libssh2's detail behind a failed connection, a
@@ -6,9 +7,11 @@ import Synchronization
 /// the file 0600. Never the terminal, never a secret. Writing is best effort: a log that cannot be written is
 /// not a reason to stop the interface.
 final class AppLog: Sendable {
+    deinit { descriptor.withLock { if $0 >= 0 { close($0) } } }
+
     private let path: String?
-    /// The open file, once something was written; FileHandle is not Sendable, so it lives only inside the lock.
-    private let handle = Mutex<FileHandle?>(nil)
+    /// The open file's descriptor, once something was written (-1: not yet; -2: could not be opened).
+    private let descriptor = Mutex<Int32>(-1)
 
     init(environment: [String: String]) {
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -22,13 +25,15 @@ final class AppLog: Sendable {
     func write(_ line: String) {
         let stamp = ISO8601DateFormatter().string(from: Date())
         let text = line.replacingOccurrences(of: "\n", with: " ")
-        handle.withLock { handle in
-            if handle == nil { handle = open() }
-            handle?.write(Data("\(stamp) \(text)\n".utf8))
+        var entry = "\(stamp) \(text)\n"
+        descriptor.withLock { fd in
+            if fd == -1 { fd = open() ?? -2 }
+            // Straight to the descriptor: FileHandle's write would stop the interface on a full disk.
+            if fd >= 0 { entry.withUTF8 { _ = writeAll(fd, UnsafeRawBufferPointer($0)) } }
         }
     }
 
-    private func open() -> FileHandle? {
+    private func open() -> Int32? {
         guard let path else { return nil }
         let dir = (path as NSString).deletingLastPathComponent
         do {
@@ -38,7 +43,6 @@ final class AppLog: Sendable {
             return nil
         }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return fd >= 0 ? fd : nil
     }
 }
