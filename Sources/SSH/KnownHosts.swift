@@ -1,5 +1,7 @@
+import Basics
 import Crypto
 import Foundation
+import LocalProcess
 
 /// OpenSSH's known_hosts files, read as OpenSSH reads them: plain and hashed (`|1|salt|hash`) host patterns,
 /// `*`/`?` wildcards, `!` negation, `[host]:port` for ports other than 22, and the `@revoked` /
@@ -33,32 +35,25 @@ public struct KnownHosts: Sendable {
     /// Every entry read, user file first, then the global files.
     public private(set) var entries: [Entry] = []
 
+    /// The largest known_hosts file read (a big organisation's is a few MiB).
+    public static let sizeLimit = 64 << 20
+
     /// Reads `userFile` (missing is fine: nothing known yet) and `globalFiles` (e.g. /etc/ssh/ssh_known_hosts).
+    /// Only regular files are read — never a FIFO (which would block) or a device (`/dev/zero` never ends) — and at
+    /// most `sizeLimit` bytes each; `/dev/null` is an empty file, as OpenSSH's `UserKnownHostsFile=/dev/null`.
     public init(userFile: String, globalFiles: [String] = []) throws(SSHError) {
         self.userFile = userFile
-        for file in [userFile] + globalFiles {
-            guard FileManager.default.fileExists(atPath: file) else { continue }
-            guard let bytes = Self.readAll(file) else {
-                throw SSHError(.knownHostsFile, "cannot read \(file)",
-                               "The known hosts file \(file) cannot be read: check its permissions.")
+        for file in [userFile] + globalFiles where file != "/dev/null" {
+            let bytes: [UInt8]
+            do throws(RegularFile.Failure) {
+                bytes = try RegularFile.read(file, limit: Self.sizeLimit)
+            } catch {
+                if error.kind == .missing { continue }
+                throw SSHError(.knownHostsFile, "\(file): \(error.reason)",
+                               "The known hosts file \(file) \(error.reason): give --known-hosts a regular file"
+                                   + " (or fix its permissions).")
             }
             entries += Self.parse(String(decoding: bytes, as: UTF8.self), file: file)
-        }
-    }
-
-    /// Reads a whole file with read(2), so /dev/null and other non-regular files work as OpenSSH allows.
-    static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return nil }
-            if n == 0 { return result }
-            result += chunk[0..<n]
         }
     }
 
@@ -123,8 +118,11 @@ public struct KnownHosts: Sendable {
     }
 
     /// Appends a key for this host to the user's file (creating it and its folder privately if missing). With
-    /// `hashed`, the host name is written as OpenSSH's `HashKnownHosts yes` does.
+    /// `hashed`, the host name is written as OpenSSH's `HashKnownHosts yes` does. Writes only into a regular file
+    /// the user owns; through a symbolic link only when the file it leads to reads as a known_hosts file (so a link
+    /// to /etc/passwd, say, is never written into). `/dev/null` keeps nothing, as with OpenSSH.
     public mutating func append(host: String, port: Int, key: HostKey, hashed: Bool) throws(SSHError) {
+        if userFile == "/dev/null" { return }
         let name = Self.lookupName(host: host, port: port)
         let hostField = hashed ? Self.hashedPattern(name) : name
         let line = "\(hostField) \(key.openSSHText)\n"
@@ -137,29 +135,61 @@ public struct KnownHosts: Sendable {
                 throw SSHError(.knownHostsFile, "\(error)", "Cannot create \(dir) to save the host key.")
             }
         }
-        let fd = open(userFile, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: a FIFO put in its place must not hold the connection; it is refused just below.
+        let fd = open(userFile, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o600)
         guard fd >= 0 else {
             throw SSHError(.knownHostsFile, String(cString: strerror(errno)),
-                           "Cannot save the host key in \(userFile): check that the file is writable.")
+                           "Cannot save the host key in \(userFile) (\(String(cString: strerror(errno)))): "
+                               + "check that the file is writable.")
         }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid() else {
+            throw SSHError(.knownHostsFile, "not a regular file of ours", """
+                The host key was not saved: \(userFile) is not a regular file you own. Give --known-hosts a file \
+                of your own (or remove what is there). Nothing was sent to the server.
+                """)
+        }
+        var linkInfo = stat()
+        if lstat(userFile, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: userFile)) ?? "?"
+            let text = (try? RegularFile.text(userFile, limit: Self.sizeLimit)) ?? ""
+            if let bad = Self.firstForeignLine(text) {
+                throw SSHError(.knownHostsFile, "link to a file that is not known_hosts", """
+                    The host key was not saved: \(userFile) links to \(target), whose line \(bad) is not a host key \
+                    line, so it is not a known_hosts file; eSSH does not write into it. Point the link at a \
+                    known_hosts file or give --known-hosts another file. Nothing was sent to the server.
+                    """)
+            }
+        }
         var text = line
         // Keep the file line-structured if its last line lacks a newline.
-        var st = stat()
-        if fstat(fd, &st) == 0, st.st_size > 0 {
+        if st.st_size > 0 {
             var last: UInt8 = 0
             if pread(fd, &last, 1, off_t(st.st_size - 1)) == 1, last != UInt8(ascii: "\n") { text = "\n" + text }
         }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else {
+        guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else {
             throw SSHError(.knownHostsFile, String(cString: strerror(errno)),
-                           "Saving the host key in \(userFile) failed (disk full?).")
+                           "Saving the host key in \(userFile) failed: \(String(cString: strerror(errno))).")
         }
-        let lineNumber = (try? String(contentsOfFile: userFile, encoding: .utf8))?
-            .split(separator: "\n", omittingEmptySubsequences: false).count ?? 0
+        let lineNumber = ((try? RegularFile.text(userFile, limit: Self.sizeLimit)) ?? "")
+            .split(separator: "\n", omittingEmptySubsequences: false).count
         entries.insert(Entry(file: userFile, line: max(lineNumber - 1, 1), marker: .none, patterns: hostField,
                              key: key), at: 0)
+    }
+
+    /// The number of the first line that is neither blank, a comment, nor a host key line as `parse` reads them
+    /// (nil: the text reads as a known_hosts file).
+    static func firstForeignLine(_ text: String) -> Int? {
+        var number = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if parse(String(raw), file: "").isEmpty { return number }
+        }
+        return nil
     }
 
     /// Replaces the entries read (unit tests build known_hosts contents without files).
