@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Basics
 import Fleet
 import Foundation
 import LocalProcess
@@ -148,12 +149,25 @@ final class LinePrinter: Sendable {
     private let stream: Bool
     private let sanitiseOut = isatty(STDOUT_FILENO) != 0
     private let sanitiseErr = isatty(STDERR_FILENO) != 0
+    /// A line is kept up to this many bytes (the per-server output cap); the rest of it is dropped and counted.
+    private let lineCap: Int
+    /// One server's unfinished line on one stream.
+    private struct Partial {
+        var bytes: [UInt8] = []
+        /// Bytes of this line dropped beyond `lineCap`.
+        var dropped = 0
+    }
+    private struct Key: Hashable {
+        let server: Int
+        let stream: SSH.OutputStream
+    }
     /// Each server's unfinished line per stream; the lock also keeps whole lines from interleaving.
-    private let partial = Mutex<[Int: [SSH.OutputStream: [UInt8]]]>([:])
+    private let partial = Mutex<[Key: Partial]>([:])
 
-    init(names: [String], stream: Bool) {
+    init(names: [String], stream: Bool, lineCap: Int = 1 << 20) {
         self.names = names
         self.stream = stream
+        self.lineCap = lineCap
     }
 
     /// `name: ` before the line (without its newline), sanitised for a terminal; every line the sanitiser makes
@@ -167,29 +181,55 @@ final class LinePrinter: Sendable {
         return Array((prefix + text.replacingOccurrences(of: "\n", with: "\n" + prefix) + "\n").utf8)
     }
 
+    /// Linear in the bytes received: each chunk is scanned once, the unfinished line is extended in place (taken
+    /// out of the dictionary, so it is never copied) and never holds more than `lineCap` bytes.
     func output(_ i: Int, _ which: SSH.OutputStream, _ bytes: UnsafeRawBufferPointer) {
         guard stream else { return }
         partial.withLock { partial in
-            var pending = partial[i, default: [:]][which, default: []]
-            pending.append(contentsOf: bytes)
-            var start = 0
+            let key = Key(server: i, stream: which)
+            var line = partial.removeValue(forKey: key) ?? Partial()
             var out: [UInt8] = []
-            while let nl = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                out += prefixed(i, pending[start..<nl], which)
+            var start = 0
+            // memchr: one pass over the chunk at memory speed, whatever the build.
+            while start < bytes.count, let base = bytes.baseAddress,
+                  let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
+                let nl = base.distance(to: UnsafeRawPointer(hit))
+                keep(&line, bytes[start..<nl])
+                out += complete(i, &line, which)
                 start = nl + 1
             }
-            partial[i, default: [:]][which] = Array(pending[start...])
+            keep(&line, bytes[start...])
+            partial[key] = line
             if !out.isEmpty { write(which, out) }
         }
+    }
+
+    private func keep(_ line: inout Partial, _ bytes: Slice<UnsafeRawBufferPointer>) {
+        let room = max(0, lineCap - line.bytes.count)
+        line.bytes.append(contentsOf: bytes.prefix(room))
+        line.dropped += max(0, bytes.count - room)
+    }
+
+    /// The finished line, prefixed, and a note on stderr when part of it was dropped; `line` starts anew.
+    private func complete(_ i: Int, _ line: inout Partial, _ which: SSH.OutputStream) -> [UInt8] {
+        defer { line = Partial() }
+        if line.dropped > 0 {
+            let note = "\(names[i]): essh: a line longer than \(ByteCountText.text(lineCap)) was cut "
+                + "(\(line.dropped) bytes dropped)\n"
+            write(.stderr, Array((sanitiseErr ? TextSanitizer.sanitize(note, policy: .dropStyling) : note).utf8))
+        }
+        return prefixed(i, line.bytes[...], which)
     }
 
     func finish(_ i: Int, _ result: FleetResult) {
         guard stream else { return }
         partial.withLock { partial in
             for which in [SSH.OutputStream.stdout, .stderr] {
-                if let rest = partial[i]?[which], !rest.isEmpty { write(which, prefixed(i, rest[...], which)) }
+                if var rest = partial.removeValue(forKey: Key(server: i, stream: which)),
+                   !rest.bytes.isEmpty || rest.dropped > 0 {
+                    write(which, complete(i, &rest, which))
+                }
             }
-            partial[i] = nil
         }
         var note: String?
         if let error = result.error { note = error } else if result.status == .failed, let exit = result.exitStatus {

@@ -72,6 +72,23 @@ import TestSupport
         }
     }
 
+    /// A line longer than the per-server cap (1 MiB) is cut while it is read, with a note; the lines after it
+    /// come through whole (the printer used to copy and rescan the growing line on every chunk: quadratic).
+    @Test func aHugeLineIsCutAtTheCapAndTheNextLinesFollow() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try add(dir, ["one", "--host", "127.0.0.1", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_ed25519"), "--tag", "big"])
+        let r = try essh(dir, ["exec", "--known-hosts", s.knownHosts, "--tag", "big",
+                               "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo next"], timeout: 60)
+        #expect(r.status == 0, "\(r.err)")
+        let expected = "one: " + String(repeating: "a", count: 1 << 20) + "\none: next\n"
+        #expect(r.out.count == expected.count && r.out == expected)
+        #expect(r.err.contains("one: essh: a line longer than 1 MiB was cut (\(3_000_000 - (1 << 20)) bytes dropped)"),
+                "\(r.err.prefix(300))")
+    }
+
     @Test func everyStatusAndExitStatusInJSON() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
