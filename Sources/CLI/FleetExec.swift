@@ -24,8 +24,14 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let (targets, settings) = try resolveTargets()
-        let parallel = FleetRunner.parallel(exec.fleet.parallel ?? settings.fleetParallel,
-                                            openFiles: FileDescriptorLimit.raiseToHard())
+        let fit = FleetRunner.fit(exec.fleet.parallel ?? settings.fleetParallel,
+                                  openFiles: FileDescriptorLimit.raiseToHard())
+        if let refusal = fit.refusal {
+            printError(refusal)
+            throw ExitCode(75)
+        }
+        if let lowered = fit.lowered { printError(lowered + ".") }
+        let parallel = fit.parallel
         let timeout = exec.timeout ?? settings.fleetTimeout
         let command = exec.command.joined(separator: " ")
         let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))

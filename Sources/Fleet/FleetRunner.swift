@@ -42,6 +42,40 @@ public final class FleetRunner: Sendable {
         max(1, min(wanted, (openFiles - 64) / 3))
     }
 
+    /// What the system allows for a run: how many at once, or why none can run.
+    public struct Fit: Sendable, Equatable {
+        /// Targets at once (at least 1 when `refusal` is nil).
+        public var parallel: Int
+        /// Why fewer than asked run at once ("the open-file limit allows 40"), for a note; nil when all fit.
+        public var lowered: String?
+        /// Why the run cannot start at all (not even one worker fits the memory limit).
+        public var refusal: String?
+    }
+
+    /// The one rule both front ends use: the open-file limit (raised to its hard limit first) and the address-space
+    /// limit (`ulimit -v`) each lower the parallelism; when not even one worker fits, the run is refused.
+    public static func fit(_ wanted: Int, openFiles: Int, addressSpace: Int? = MemoryLimit.addressSpace,
+                           inUse: Int = MemoryLimit.inUse) -> Fit {
+        let byFiles = parallel(wanted, openFiles: openFiles)
+        let byMemory = MemoryLimit.workers(byFiles, limit: addressSpace, inUse: inUse)
+        if byMemory == 0, let addressSpace {
+            return Fit(parallel: 0, lowered: nil, refusal: """
+                Not enough memory to run: the address-space limit (ulimit -v \(addressSpace / 1024)) leaves no room \
+                for a worker (\(MemoryLimit.perWorker >> 20) MiB each, \(MemoryLimit.reserve >> 20) MiB kept \
+                free). Raise the limit (ulimit -v) and run again.
+                """)
+        }
+        if byMemory < byFiles {
+            return Fit(parallel: byMemory, lowered: "running \(byMemory) at once, not \(wanted): the address-space "
+                           + "limit (ulimit -v) leaves room for \(byMemory) workers", refusal: nil)
+        }
+        if byFiles < wanted {
+            return Fit(parallel: byFiles, lowered: "running \(byFiles) at once, not \(wanted): the open-file limit "
+                           + "(ulimit -n) allows \(byFiles)", refusal: nil)
+        }
+        return Fit(parallel: wanted, lowered: nil, refusal: nil)
+    }
+
     struct RunState {
         var cancelled = false
         /// Every target now running, by index.

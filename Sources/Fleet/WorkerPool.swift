@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Foundation
 import Synchronization
@@ -31,31 +32,54 @@ final class WorkerPool: Sendable {
     }
 
     /// Starts `width` threads (at least one, at most one per index) and blocks until every counted thread ended.
-    func run(width: Int) {
-        let threads = max(1, min(width, count))
-        state.withLock { $0.counted = threads }
-        for _ in 0..<threads { startThread() }
-        finished.wait()
-    }
-
-    /// A fresh thread in the slot of a job given up on (whose thread no longer counts).
-    func replace() {
-        startThread()
-    }
-
-    private func startThread() {
-        let thread = Thread { [self] in
-            while let index = take() {
-                guard job(index, self) else { return }
-            }
-            let last = state.withLock { state in
-                state.counted -= 1
-                return state.counted == 0
-            }
-            if last { finished.signal() }
+    /// Returns how many threads started: fewer when the system refused more (no memory, the thread limit), and the
+    /// jobs then share those; when it refuses every one, the jobs run on the calling thread, one at a time.
+    @discardableResult
+    func run(width: Int) -> Int {
+        let wanted = max(1, min(width, count))
+        // Counted up front, so a thread that finishes at once cannot signal before the others started.
+        state.withLock { $0.counted = wanted }
+        var started = 0
+        while started < wanted && startThread() { started += 1 }
+        if started == 0 {
+            state.withLock { $0.counted = 0 }
+            runJobs()
+            return 0
         }
-        thread.stackSize = 512 * 1024
-        thread.start()
+        // The threads the system refused never count down: take them off, and signal if that leaves none.
+        let missing = wanted - started
+        if missing > 0 && countDown(missing) { return started }
+        finished.wait()
+        return started
+    }
+
+    /// A fresh thread in the slot of a job given up on (whose thread no longer counts down). When the system
+    /// refuses it, its slot is counted down at once, so the run goes on with one thread fewer and never hangs.
+    func replace() {
+        if !startThread() && countDown(1) { finished.signal() }
+    }
+
+    /// Takes jobs until none is left (true) or one is given up on (false: that thread no longer counts).
+    private func runJobs() -> Bool {
+        while let index = take() {
+            guard job(index, self) else { return false }
+        }
+        return true
+    }
+
+    /// Takes `n` off the threads waited for; true when none is left.
+    private func countDown(_ n: Int) -> Bool {
+        state.withLock { state in
+            state.counted -= n
+            return state.counted == 0
+        }
+    }
+
+    /// One worker thread with a 512 KiB stack; false when the system refuses it (never a crash).
+    private func startThread() -> Bool {
+        PlainThread.start(stackSize: 512 * 1024) { [self] in
+            if runJobs() && countDown(1) { finished.signal() }
+        }
     }
 
     private func take() -> Int? {

@@ -89,6 +89,35 @@ import TestSupport
                 "\(r.err.prefix(300))")
     }
 
+    /// Under `ulimit -v` a run of many servers lowers its parallelism and says so (it used to crash: glibc's
+    /// per-thread malloc arenas and Foundation's thread start); with no room at all it says what to do, exit 75.
+    @Test func anAddressSpaceLimitLowersTheParallelismInsteadOfCrashing() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        var config = ""
+        for i in 0..<120 {
+            config += "Host m\(i)\n  HostName 127.0.0.\(i % 3 + 1)\n  Port \(s.port)\n  User \(s.user)\n"
+                + "  IdentityFile \(s.key("id_ed25519"))\n"
+        }
+        try config.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let imported = try essh(dir, ["servers", "import-ssh-config", dir.file("config")])
+        #expect(imported.status == 0, "\(imported.err)")
+        for (limit, status) in [(150_000, Int32(0)), (120_000, 75)] {
+            let script = "ulimit -v \(limit); exec \"$0\" exec --all --known-hosts \"$1\" true"
+            let r = try Binary.run("/bin/bash", ["-c", script, Binary.essh, s.knownHosts],
+                                   environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path], timeout: 120)
+            #expect(r.status == status, "ulimit -v \(limit): \(r.err.suffix(400))")
+            #expect(!r.err.contains("crashed") && !r.err.contains("Fatal error"))
+            if status == 0 {
+                #expect(r.err.contains("the address-space limit (ulimit -v) leaves room for"))
+                #expect(r.err.contains("120 servers: 120 ok"))
+            } else {
+                #expect(r.err.contains("Raise the limit"))
+            }
+        }
+    }
+
     @Test func everyStatusAndExitStatusInJSON() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

@@ -182,4 +182,22 @@ import Testing
         #expect(FleetRunner.parallel(1024, openFiles: 1024) == 320)
         #expect(FleetRunner.parallel(8, openFiles: 10) == 1)
     }
+
+    @Test func parallelismFitsTheAddressSpaceLimitOrTheRunIsRefused() {
+        let mib = 1 << 20
+        // No limit: only the open files count.
+        let unlimited = FleetRunner.fit(64, openFiles: 1024, addressSpace: nil, inUse: 180 * mib)
+        #expect(unlimited.parallel == 64 && unlimited.lowered == nil && unlimited.refusal == nil)
+        // 150 MiB with 120 in use: 6 MiB left after the reserve, six workers, said so.
+        let lowered = FleetRunner.fit(64, openFiles: 1024, addressSpace: 150 * mib, inUse: 120 * mib)
+        #expect(lowered.parallel == 6)
+        #expect(lowered.lowered?.contains("ulimit -v") == true)
+        #expect(lowered.refusal == nil)
+        // No room at all: refused with what to do.
+        let refused = FleetRunner.fit(64, openFiles: 1024, addressSpace: 130 * mib, inUse: 120 * mib)
+        #expect(refused.parallel == 0)
+        #expect(refused.refusal?.contains("Raise the limit") == true)
+        // The open-file limit lowers too, and says which limit.
+        #expect(FleetRunner.fit(1024, openFiles: 1024, addressSpace: nil).lowered?.contains("ulimit -n") == true)
+    }
 }

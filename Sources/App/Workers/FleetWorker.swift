@@ -50,7 +50,9 @@ final class FleetWorker: Sendable {
              timeout: Double, password: String?) {
         let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password,
                                              environment: environment, localUser: localUser)
-        let fits = FleetRunner.parallel(parallel, openFiles: FileDescriptorLimit.raiseToHard())
+        // The rule the command line uses; with no room for even one worker, the pool runs the servers on the
+        // run's own thread, one at a time.
+        let fits = max(1, FleetRunner.fit(parallel, openFiles: FileDescriptorLimit.raiseToHard()).parallel)
         let runner = FleetRunner(executor: executor, options: .init(parallel: fits, timeout: timeout))
         runners.withLock { $0[ObjectIdentifier(runner)] = runner }
         let thread = Thread { [self] in
