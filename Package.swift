@@ -147,7 +147,7 @@ let cliTargets: [Target] = [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
-    .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", argumentParser]),
+    .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
 ]
 
