@@ -133,6 +133,7 @@ struct ConnectionOptions: ParsableArguments {
     static func sentence(_ problem: ConnectionProblem) -> String {
         switch problem.kind {
         case .unreadableKey: return "key file \(problem.detail): it does not exist or cannot be read."
+        case .algorithms: return problem.detail
         }
     }
 
