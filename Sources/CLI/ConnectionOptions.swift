@@ -51,11 +51,35 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
     var verbose = false
 
+    // `.unconditional`: a list may start with `-` (remove from the defaults), which must not read as an option.
+    @Option(name: [.customShort("c"), .customLong("ciphers")], parsing: .unconditional, help: ArgumentHelp(
+        "Ciphers to offer, as OpenSSH's Ciphers: a comma list, or +LIST to add to the defaults, -LIST to remove, "
+            + "^LIST to put first (e.g. +aes128-cbc for an old device).", valueName: "list"))
+    var ciphers: String?
+
+    @Option(name: .customLong("kex"), parsing: .unconditional, help: ArgumentHelp(
+        "Key exchange methods, as OpenSSH's KexAlgorithms (+, -, ^ as for --ciphers).", valueName: "list"))
+    var kex: String?
+
+    @Option(name: .customLong("macs"), parsing: .unconditional, help: ArgumentHelp(
+        "MACs, as OpenSSH's MACs (+, -, ^ as for --ciphers).", valueName: "list"))
+    var macs: String?
+
+    @Option(name: .customLong("host-key-algorithms"), parsing: .unconditional, help: ArgumentHelp(
+        "Host key algorithms, as OpenSSH's HostKeyAlgorithms (+, -, ^ as for --ciphers).", valueName: "list"))
+    var hostKeyAlgorithms: String?
+
     @OptionGroup var database: DatabaseOptions
 
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
     static let valueOptions: Set<String> = ["-p", "-l", "-i", "--known-hosts", "--host-key-policy",
-                                            "--connect-timeout", "--password-file", "--db"]
+                                            "--connect-timeout", "--password-file", "--db", "-c", "--ciphers",
+                                            "--kex", "--macs", "--host-key-algorithms"]
+
+    /// `--ciphers`, `--kex`, `--macs`, `--host-key-algorithms` as written (applied after a saved server's lists).
+    var algorithms: AlgorithmChoices {
+        AlgorithmChoices(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
+    }
 
     func validateOptions() throws {
         if let port, !(1...65535).contains(port) {
@@ -66,6 +90,13 @@ struct ConnectionOptions: ParsableArguments {
         }
         if !(connectTimeout > 0 && connectTimeout <= 3600) {
             throw ValidationError("--connect-timeout \(connectTimeout): give seconds between 0 and 3600.")
+        }
+        // The names alone (against everything supported), so a typo is named once before anything connects, even in
+        // a fleet run; on top of a saved server's lists they are checked again when DEST is resolved.
+        do throws(AlgorithmProblem) {
+            _ = try AlgorithmSelection.resolve(options: algorithms, defaults: .supported)
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 
@@ -121,7 +152,8 @@ struct ConnectionOptions: ParsableArguments {
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
     func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {
         let overrides = ConnectionProfile.Overrides(port: port, user: loginName, identityFiles: identity,
-                                                    knownHostsFile: knownHosts, connectTimeout: connectTimeout)
+                                                    knownHostsFile: knownHosts, connectTimeout: connectTimeout,
+                                                    algorithms: algorithms)
         do throws(ConnectionProblem) {
             return .success(try profile.options(overrides, context: ConnectionProfile.Context()))
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inventory
+import Operations
 
 /// `essh servers`: the saved servers.
 struct ServersCommand: ParsableCommand {
@@ -27,6 +28,33 @@ struct ServersCommand: ParsableCommand {
         var tags: [String] = []
         @Option(help: "A note about the server.")
         var note: String?
+        @Option(name: .customLong("ciphers"), parsing: .unconditional, help: ArgumentHelp(
+            "Ciphers for an old device, as OpenSSH's Ciphers: a comma list, +LIST (add to eSSH's defaults), -LIST "
+                + "(remove), ^LIST (put first); with edit, \"\" goes back to the defaults.", valueName: "list"))
+        var ciphers: String?
+        @Option(name: .customLong("kex"), parsing: .unconditional, help: ArgumentHelp(
+            "Key exchange methods, as OpenSSH's KexAlgorithms (same forms as --ciphers).", valueName: "list"))
+        var kex: String?
+        @Option(name: .customLong("macs"), parsing: .unconditional, help: ArgumentHelp(
+            "MACs, as OpenSSH's MACs (same forms as --ciphers).", valueName: "list"))
+        var macs: String?
+        @Option(name: .customLong("host-key-algorithms"), parsing: .unconditional, help: ArgumentHelp(
+            "Host key algorithms, as OpenSSH's HostKeyAlgorithms (same forms as --ciphers).", valueName: "list"))
+        var hostKeyAlgorithms: String?
+
+        /// The algorithm lists given (an empty one clears the saved list when editing).
+        var algorithmChanges: AlgorithmChanges {
+            AlgorithmChanges(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
+        }
+
+        /// Refuses (exit status 2, as any invalid value) a list naming an algorithm eSSH does not support, before
+        /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
+        func checkAlgorithms(serverName: String) throws {
+            let given = AlgorithmChoices(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
+            if let problem = AlgorithmSelection.problems(given, serverName: serverName).first {
+                throw CommandFailure.exit(InventoryError(.invalidValue, problem.text, problem.message))
+            }
+        }
     }
 
     struct Add: ParsableCommand {
@@ -41,10 +69,13 @@ struct ServersCommand: ParsableCommand {
         }
 
         func run() throws {
+            try fields.checkAlgorithms(serverName: name)
             let inventory = try database.open()
             let draft = ServerDraft(
                 name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
-                keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "")
+                keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
+                algorithms: AlgorithmChoices(kex: fields.kex, hostKeys: fields.hostKeyAlgorithms,
+                                             ciphers: fields.ciphers, macs: fields.macs))
             let server = try CommandFailure.guarding { () throws(InventoryError) in try inventory.addServer(draft) }
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
         }
@@ -61,10 +92,12 @@ struct ServersCommand: ParsableCommand {
         @OptionGroup var fields: Fields
 
         func run() throws {
+            try fields.checkAlgorithms(serverName: name)
             let inventory = try database.open()
             let changes = ServerChanges(
                 name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
-                keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note)
+                keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
+                algorithms: fields.algorithmChanges)
             let server = try CommandFailure.guarding { () throws(InventoryError) in
                 try inventory.updateServer(named: name, changes)
             }
