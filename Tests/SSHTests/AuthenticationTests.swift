@@ -64,9 +64,11 @@ import TestSupport
         #expect(e?.message.contains("id_unauthorized (refused by the server)") == true)
     }
 
-    @Test func rsaKeyGetsTheLibssh2Explanation() throws {
+    // Only a libssh2 before 1.11 (no rsa-sha2 signatures) gives this message; `make build` links 1.11.1, where the
+    // old `#require` failed the test instead of leaving it out.
+    @Test(.enabled(if: !SSHLibrary.supportsRSASHA2, "this libssh2 signs rsa-sha2; the RSA message does not apply"))
+    func rsaKeyGetsTheLibssh2Explanation() throws {
         let s = try TestServers.require()
-        try #require(!SSHLibrary.supportsRSASHA2, "this libssh2 signs rsa-sha2; the RSA message does not apply")
         let e = sshError { _ = try connect(s, options(s, key: "id_rsa")) }
         #expect(e?.kind == .authenticationFailed)
         #expect(e?.message.contains("ed25519 or ecdsa") == true)
