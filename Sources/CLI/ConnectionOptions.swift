@@ -51,35 +51,16 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
     var verbose = false
 
-    // `.unconditional`: a list may start with `-` (remove from the defaults), which must not read as an option.
-    @Option(name: [.customShort("c"), .customLong("ciphers")], parsing: .unconditional, help: ArgumentHelp(
-        "Ciphers to offer, as OpenSSH's Ciphers: a comma list, or +LIST to add to the defaults, -LIST to remove, "
-            + "^LIST to put first (e.g. +aes128-cbc for an old device).", valueName: "list"))
-    var ciphers: String?
-
-    @Option(name: .customLong("kex"), parsing: .unconditional, help: ArgumentHelp(
-        "Key exchange methods, as OpenSSH's KexAlgorithms (+, -, ^ as for --ciphers).", valueName: "list"))
-    var kex: String?
-
-    @Option(name: .customLong("macs"), parsing: .unconditional, help: ArgumentHelp(
-        "MACs, as OpenSSH's MACs (+, -, ^ as for --ciphers).", valueName: "list"))
-    var macs: String?
-
-    @Option(name: .customLong("host-key-algorithms"), parsing: .unconditional, help: ArgumentHelp(
-        "Host key algorithms, as OpenSSH's HostKeyAlgorithms (+, -, ^ as for --ciphers).", valueName: "list"))
-    var hostKeyAlgorithms: String?
+    @OptionGroup var algorithmOptions: AlgorithmOptions
 
     @OptionGroup var database: DatabaseOptions
 
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
-    static let valueOptions: Set<String> = ["-p", "-l", "-i", "--known-hosts", "--host-key-policy",
-                                            "--connect-timeout", "--password-file", "--db", "-c", "--ciphers",
-                                            "--kex", "--macs", "--host-key-algorithms"]
+    static let valueOptions = Set(["-p", "-l", "-i", "--known-hosts", "--host-key-policy", "--connect-timeout",
+                                   "--password-file", "--db"]).union(AlgorithmOptions.valueOptions)
 
     /// `--ciphers`, `--kex`, `--macs`, `--host-key-algorithms` as written (applied after a saved server's lists).
-    var algorithms: AlgorithmChoices {
-        AlgorithmChoices(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
-    }
+    var algorithms: AlgorithmChoices { algorithmOptions.choices }
 
     func validateOptions() throws {
         if let port, !(1...65535).contains(port) {

@@ -103,7 +103,9 @@ enum ServerFormatting {
                 lastCheck: server.id.flatMap { lastChecks[$0] }.map {
                     CheckJSON(status: $0.status, latencyMs: $0.latencyMs, checkedAt: $0.checkedAt)
                 },
-                algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map { ($0.keyword, $0.value) }))
+                algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
+                    ($0.keyword, $0.value)
+                }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -28,30 +28,12 @@ struct ServersCommand: ParsableCommand {
         var tags: [String] = []
         @Option(help: "A note about the server.")
         var note: String?
-        @Option(name: .customLong("ciphers"), parsing: .unconditional, help: ArgumentHelp(
-            "Ciphers for an old device, as OpenSSH's Ciphers: a comma list, +LIST (add to eSSH's defaults), -LIST "
-                + "(remove), ^LIST (put first); with edit, \"\" goes back to the defaults.", valueName: "list"))
-        var ciphers: String?
-        @Option(name: .customLong("kex"), parsing: .unconditional, help: ArgumentHelp(
-            "Key exchange methods, as OpenSSH's KexAlgorithms (same forms as --ciphers).", valueName: "list"))
-        var kex: String?
-        @Option(name: .customLong("macs"), parsing: .unconditional, help: ArgumentHelp(
-            "MACs, as OpenSSH's MACs (same forms as --ciphers).", valueName: "list"))
-        var macs: String?
-        @Option(name: .customLong("host-key-algorithms"), parsing: .unconditional, help: ArgumentHelp(
-            "Host key algorithms, as OpenSSH's HostKeyAlgorithms (same forms as --ciphers).", valueName: "list"))
-        var hostKeyAlgorithms: String?
-
-        /// The algorithm lists given (an empty one clears the saved list when editing).
-        var algorithmChanges: AlgorithmChanges {
-            AlgorithmChanges(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
-        }
+        @OptionGroup var algorithms: AlgorithmOptions
 
         /// Refuses (exit status 2, as any invalid value) a list naming an algorithm eSSH does not support, before
         /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
         func checkAlgorithms(serverName: String) throws {
-            let given = AlgorithmChoices(kex: kex, hostKeys: hostKeyAlgorithms, ciphers: ciphers, macs: macs)
-            if let problem = AlgorithmSelection.problems(given, serverName: serverName).first {
+            if let problem = AlgorithmSelection.problems(algorithms.choices, serverName: serverName).first {
                 throw CommandFailure.exit(InventoryError(.invalidValue, problem.text, problem.message))
             }
         }
@@ -74,8 +56,7 @@ struct ServersCommand: ParsableCommand {
             let draft = ServerDraft(
                 name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
-                algorithms: AlgorithmChoices(kex: fields.kex, hostKeys: fields.hostKeyAlgorithms,
-                                             ciphers: fields.ciphers, macs: fields.macs))
+                algorithms: fields.algorithms.choices)
             let server = try CommandFailure.guarding { () throws(InventoryError) in try inventory.addServer(draft) }
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
         }
@@ -83,7 +64,8 @@ struct ServersCommand: ParsableCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change a saved server (only the options given; --tag replaces the tags).")
+            abstract: "Change a saved server (only the options given; --tag replaces the tags; --ciphers \"\" and the "
+                + "other lists go back to eSSH's defaults).")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The server's name.")
         var name: String
@@ -97,7 +79,7 @@ struct ServersCommand: ParsableCommand {
             let changes = ServerChanges(
                 name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
-                algorithms: fields.algorithmChanges)
+                algorithms: fields.algorithms.changes)
             let server = try CommandFailure.guarding { () throws(InventoryError) in
                 try inventory.updateServer(named: name, changes)
             }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a person wrote for each algorithm list, in OpenSSH's syntax: a comma list replaces eSSH's defaults, a
-/// leading `+` appends to them, `-` removes from them, `^` puts first (`+aes128-cbc`, `-chacha20-poly1305@openssh.com`).
+/// leading `+` appends to them, `-` removes from them, `^` puts first (`+aes128-cbc`,
+/// `-chacha20-poly1305@openssh.com`).
 /// Nil leaves a list as it is. A saved server's fields (for an old device) hold one and the command line's options
 /// another; Operations' `AlgorithmSelection` turns defaults, fields and options into the lists offered.
 public struct AlgorithmChoices: Sendable, Equatable, Hashable, Codable {

@@ -48,7 +48,9 @@ public struct AlgorithmMismatch: Sendable, Equatable {
             if agreed == nil { cipherGaps.append(gap(.cipher, label, ciphers)) }
             let cipher = agreed ?? ciphers.first { supported.ciphers.contains($0) }
             let integratedMAC = cipher.map { $0.hasPrefix("aes") && $0.hasSuffix("-gcm@openssh.com") } ?? false
-            if !integratedMAC && agree(offered.macs, macs) == nil { macGaps.append(gap(.mac, label, macs, cipher: cipher)) }
+            if !integratedMAC && agree(offered.macs, macs) == nil {
+                macGaps.append(gap(.mac, label, macs, cipher: cipher))
+            }
         }
         // With the same lists both ways, one sentence says it for both directions.
         if sameLists {

@@ -28,7 +28,9 @@ enum KexInitProbe {
             let n = poll(&fds, 2, Int32(min(left * 1000, 3_600_000).rounded(.up)))
             if n < 0 && errno == EINTR { continue }
             if n == 0 { throw timedOut(timeout) }
-            if fds[1].revents != 0 { throw SSHError(.cancelled, "probe", "Cancelled while reading the server's algorithms.") }
+            if fds[1].revents != 0 {
+                throw SSHError(.cancelled, "probe", "Cancelled while reading the server's algorithms.")
+            }
             if fds[0].revents & Int16(POLLOUT) != 0 && !pending.isEmpty {
                 let sent = pending.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if sent > 0 { pending = pending.dropFirst(sent) }

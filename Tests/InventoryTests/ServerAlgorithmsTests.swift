@@ -24,7 +24,9 @@ import TestSupport
         }
         #expect(row?["ciphers"] == "aes128-cbc,aes128-ctr")
         try Inventory(path: dir.file("a.db")).addServer(ServerDraft(name: "plain", host: "h"))
-        let plain = try queue.read { db in try Row.fetchOne(db, sql: "SELECT ciphers FROM server WHERE name = 'plain'") }
+        let plain = try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT ciphers FROM server WHERE name = 'plain'")
+        }
         #expect(plain?["ciphers"] as String? == nil)
     }
 
@@ -32,7 +34,8 @@ import TestSupport
         let inventory = try Inventory()
         try inventory.addServer(ServerDraft(name: "r", host: "h",
                                             algorithms: AlgorithmChoices(ciphers: "+aes128-cbc", macs: "+hmac-sha1")))
-        let changed = try inventory.updateServer(named: "r", ServerChanges(algorithms: AlgorithmChanges(kex: "+diffie-hellman-group1-sha1")))
+        let changed = try inventory.updateServer(
+            named: "r", ServerChanges(algorithms: AlgorithmChanges(kex: "+diffie-hellman-group1-sha1")))
         #expect(changed.algorithms == AlgorithmChoices(kex: "+diffie-hellman-group1-sha1", ciphers: "+aes128-cbc",
                                                        macs: "+hmac-sha1"))
         let cleared = try inventory.updateServer(named: "r", ServerChanges(algorithms: AlgorithmChanges(ciphers: "")))

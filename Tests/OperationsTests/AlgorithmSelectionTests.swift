@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct AlgorithmSelectionTests {
     /// A small world, so every expected list is written out in full.
-    let supported = Algorithms(kex: ["curve25519-sha256", "diffie-hellman-group14-sha256", "diffie-hellman-group14-sha1"],
+    let supported = Algorithms(kex: ["curve25519-sha256", "diffie-hellman-group14-sha256",
+                                     "diffie-hellman-group14-sha1"],
                                hostKeys: ["ssh-ed25519", "rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"],
                                ciphers: ["chacha20-poly1305@openssh.com", "aes256-ctr", "aes128-ctr", "aes256-cbc",
                                          "aes128-cbc", "3des-cbc"],
@@ -23,13 +24,15 @@ import Testing
         typealias C = AlgorithmSelection.Change
         #expect(C("aes128-ctr,aes256-ctr") == .replace(["aes128-ctr", "aes256-ctr"]))
         #expect(C("+aes128-cbc") == .append(["aes128-cbc"]))
-        #expect(C("-chacha20-poly1305@openssh.com,aes256-ctr") == .remove(["chacha20-poly1305@openssh.com", "aes256-ctr"]))
+        #expect(C("-chacha20-poly1305@openssh.com,aes256-ctr")
+                    == .remove(["chacha20-poly1305@openssh.com", "aes256-ctr"]))
         #expect(C("^aes128-ctr") == .prepend(["aes128-ctr"]))
         #expect(C("^aes128-ctr").patterns == ["aes128-ctr"])
     }
 
     @Test func aPlainListReplacesInItsOwnOrder() throws {
-        #expect(try ciphers("aes128-ctr,chacha20-poly1305@openssh.com") == ["aes128-ctr", "chacha20-poly1305@openssh.com"])
+        #expect(try ciphers("aes128-ctr,chacha20-poly1305@openssh.com")
+                    == ["aes128-ctr", "chacha20-poly1305@openssh.com"])
         #expect(try ciphers("aes128-ctr,aes128-ctr") == ["aes128-ctr"], "a name once")
     }
 

@@ -191,7 +191,8 @@ import TestSupport
         defer { dir.cleanup() }
         var o = ConnectOptions(host: "127.0.0.1", port: catcher.port, user: "nobody", knownHostsFile: dir.file("kh"))
         // known_hosts holds an RSA key for the host (any RSA key: the catcher never shows one).
-        let rsa = try String(contentsOfFile: s.hostKeys + "/ssh_host_rsa_key.pub", encoding: .utf8).split(separator: " ")
+        let rsa = try String(contentsOfFile: s.hostKeys + "/ssh_host_rsa_key.pub", encoding: .utf8)
+            .split(separator: " ")
         try "[127.0.0.1]:\(catcher.port) ssh-rsa \(rsa[1])\n".write(toFile: dir.file("kh"), atomically: true,
                                                                     encoding: .utf8)
         o.globalKnownHostsFiles = []
@@ -211,7 +212,8 @@ import TestSupport
 
     @Test func negotiatedAlgorithmsReadAsVerboseLines() {
         let n = NegotiatedAlgorithms(kex: "curve25519-sha256", hostKey: "rsa-sha2-512",
-                                     cipherClientToServer: "aes128-ctr", cipherServerToClient: "chacha20-poly1305@openssh.com",
+                                     cipherClientToServer: "aes128-ctr",
+                                     cipherServerToClient: "chacha20-poly1305@openssh.com",
                                      macClientToServer: "hmac-sha2-256-etm@openssh.com", macServerToClient: nil)
         #expect(n.lines == [
             "key exchange curve25519-sha256, host key rsa-sha2-512",

@@ -4,7 +4,9 @@ import Testing
 
 /// KEXINIT bytes built by hand, the way RFC 4253 §7.1 lays them out (independent of the parser under test).
 enum KexInitBytes {
-    static func uint32(_ n: Int) -> [UInt8] { [UInt8(n >> 24 & 0xff), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] }
+    static func uint32(_ n: Int) -> [UInt8] {
+        [UInt8(n >> 24 & 0xff), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)]
+    }
 
     static func nameList(_ names: [String]) -> [UInt8] {
         let text = Array(names.joined(separator: ",").utf8)
