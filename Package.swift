@@ -19,7 +19,7 @@ let systemLibraries: [Target] = [
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
     .target(name: "SSH", dependencies: ["CLibSSH2", crypto, "LocalProcess", "Basics"]),
-    .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto]),
+    .testTarget(name: "SSHTests", dependencies: ["SSH", "TestSupport", crypto], exclude: ["Fixtures"]),
 ]
 
 // InteractiveShell: a shell on the server in the person's own terminal (raw mode, PTY, resizes, keepalives, `~.`),

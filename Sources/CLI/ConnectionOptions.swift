@@ -54,11 +54,16 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.customShort("q"), .long], help: "Do not print the server's pre-login banner (as ssh -q).")
     var quiet = false
 
+    @OptionGroup var algorithmOptions: AlgorithmOptions
+
     @OptionGroup var database: DatabaseOptions
 
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
-    static let valueOptions: Set<String> = ["-p", "-l", "-i", "--known-hosts", "--host-key-policy",
-                                            "--connect-timeout", "--password-file", "--db"]
+    static let valueOptions = Set(["-p", "-l", "-i", "--known-hosts", "--host-key-policy", "--connect-timeout",
+                                   "--password-file", "--db"]).union(AlgorithmOptions.valueOptions)
+
+    /// `--ciphers`, `--kex`, `--macs`, `--host-key-algorithms` as written (applied after a saved server's lists).
+    var algorithms: AlgorithmChoices { algorithmOptions.choices }
 
     func validateOptions() throws {
         if let port, !(1...65535).contains(port) {
@@ -69,6 +74,13 @@ struct ConnectionOptions: ParsableArguments {
         }
         if !(connectTimeout > 0 && connectTimeout <= 3600) {
             throw ValidationError("--connect-timeout \(connectTimeout): give seconds between 0 and 3600.")
+        }
+        // The names alone (against everything supported), so a typo is named once before anything connects, even in
+        // a fleet run; on top of a saved server's lists they are checked again when DEST is resolved.
+        do throws(AlgorithmProblem) {
+            _ = try AlgorithmSelection.resolve(options: algorithms, defaults: .supported)
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 
@@ -124,7 +136,8 @@ struct ConnectionOptions: ParsableArguments {
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
     func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {
         let overrides = ConnectionProfile.Overrides(port: port, user: loginName, identityFiles: identity,
-                                                    knownHostsFile: knownHosts, connectTimeout: connectTimeout)
+                                                    knownHostsFile: knownHosts, connectTimeout: connectTimeout,
+                                                    algorithms: algorithms)
         do throws(ConnectionProblem) {
             return .success(try profile.options(overrides, context: ConnectionProfile.Context()))
         } catch {
@@ -136,6 +149,7 @@ struct ConnectionOptions: ParsableArguments {
     static func sentence(_ problem: ConnectionProblem) -> String {
         switch problem.kind {
         case .unreadableKey: return "key file \(problem.detail): it does not exist or cannot be read."
+        case .algorithms: return problem.detail
         }
     }
 

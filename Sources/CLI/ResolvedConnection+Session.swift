@@ -35,6 +35,7 @@ extension ResolvedConnection {
         let (address, banner) = (session.address, session.serverBanner)
         let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
         log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(method)")
+        for line in session.negotiated.lines { log.debug("\(line)") }
         return session
     }
 

@@ -45,9 +45,11 @@ enum ServerFormatting {
         var created, updated: Date
         var lastConnected: Date?
         var lastCheck: CheckJSON?
+        /// OpenSSH keyword → list as written (`{"Ciphers": "+aes128-cbc"}`), only the lists changed.
+        var algorithms: [String: String]
 
         enum CodingKeys: String, CodingKey {
-            case name, host, port, user, auth, key, os, tags, note, created, updated
+            case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms
             case lastConnected = "last_connected", lastCheck = "last_check"
         }
 
@@ -66,6 +68,7 @@ enum ServerFormatting {
             try c.encode(updated, forKey: .updated)
             try c.encode(lastConnected, forKey: .lastConnected)
             try c.encode(lastCheck, forKey: .lastCheck)
+            try c.encode(algorithms, forKey: .algorithms)
         }
     }
 
@@ -99,7 +102,10 @@ enum ServerFormatting {
                 lastConnected: server.lastConnectedAt,
                 lastCheck: server.id.flatMap { lastChecks[$0] }.map {
                     CheckJSON(status: $0.status, latencyMs: $0.latencyMs, checkedAt: $0.checkedAt)
-                })
+                },
+                algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
+                    ($0.keyword, $0.value)
+                }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -119,6 +125,8 @@ enum ServerFormatting {
                 out += "    IdentityFile \(quoted(key))\n    IdentitiesOnly yes\n"
             }
             if server.auth == .password { out += "    PreferredAuthentications password,keyboard-interactive\n" }
+            // eSSH's lists use OpenSSH's syntax; a +/-/^ change applies to OpenSSH's own defaults there.
+            for (keyword, value) in server.algorithms.configLines { out += "    \(keyword) \(value)\n" }
         }
         return out
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inventory
+import Operations
 
 /// `essh servers`: the saved servers.
 struct ServersCommand: ParsableCommand {
@@ -27,6 +28,15 @@ struct ServersCommand: ParsableCommand {
         var tags: [String] = []
         @Option(help: "A note about the server.")
         var note: String?
+        @OptionGroup var algorithms: AlgorithmOptions
+
+        /// Refuses (exit status 2, as any invalid value) a list naming an algorithm eSSH does not support, before
+        /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
+        func checkAlgorithms(serverName: String) throws {
+            if let problem = AlgorithmSelection.problems(algorithms.choices, serverName: serverName).first {
+                throw CommandFailure.exit(InventoryError(.invalidValue, problem.text, problem.message))
+            }
+        }
     }
 
     struct Add: ParsableCommand {
@@ -41,10 +51,12 @@ struct ServersCommand: ParsableCommand {
         }
 
         func run() throws {
+            try fields.checkAlgorithms(serverName: name)
             let inventory = try database.open()
             let draft = ServerDraft(
                 name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
-                keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "")
+                keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
+                algorithms: fields.algorithms.choices)
             let server = try CommandFailure.guarding { () throws(InventoryError) in try inventory.addServer(draft) }
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
         }
@@ -52,7 +64,8 @@ struct ServersCommand: ParsableCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change a saved server (only the options given; --tag replaces the tags).")
+            abstract: "Change a saved server (only the options given; --tag replaces the tags; --ciphers \"\" and the "
+                + "other lists go back to eSSH's defaults).")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The server's name.")
         var name: String
@@ -61,10 +74,12 @@ struct ServersCommand: ParsableCommand {
         @OptionGroup var fields: Fields
 
         func run() throws {
+            try fields.checkAlgorithms(serverName: name)
             let inventory = try database.open()
             let changes = ServerChanges(
                 name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
-                keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note)
+                keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
+                algorithms: fields.algorithms.changes)
             let server = try CommandFailure.guarding { () throws(InventoryError) in
                 try inventory.updateServer(named: name, changes)
             }

@@ -79,9 +79,9 @@ extension Inventory {
         }
     }
 
-    /// Adds the servers whose names are new and updates the connection fields (host, port, user, key) of those
-    /// already saved, in one transaction; tags, notes and OS of saved servers are kept. Invalid drafts are skipped
-    /// and listed in the summary with the reason.
+    /// Adds the servers whose names are new and updates the connection fields (host, port, user, key, algorithm
+    /// lists) of those already saved, in one transaction; tags, notes and OS of saved servers are kept. Invalid
+    /// drafts are skipped and listed in the summary with the reason.
     public func importServers(_ drafts: [ServerDraft], at date: Date = Date()) throws(InventoryError) -> ImportSummary {
         try write { db in
             var summary = ImportSummary()
@@ -98,6 +98,7 @@ extension Inventory {
                     old.host = incoming.host
                     old.port = incoming.port
                     old.user = incoming.user
+                    old.algorithms = incoming.algorithms
                     if incoming.keyPath != nil || old.auth == .key {
                         old.auth = incoming.auth
                         old.keyPath = incoming.keyPath

@@ -63,6 +63,16 @@ enum InventoryMigrations {
             }
             try db.create(index: "outboxMail_pending", on: "outboxMail", columns: ["sentAt", "id"])
         }
+        // Algorithm lists for old devices (issue 12): OpenSSH's Ciphers, KexAlgorithms, MACs, HostKeyAlgorithms
+        // syntax, NULL for eSSH's defaults.
+        migrator.registerMigration("v4-server-algorithms") { db in
+            try db.alter(table: "server") { t in
+                t.add(column: "kexAlgorithms", .text)
+                t.add(column: "hostKeyAlgorithms", .text)
+                t.add(column: "ciphers", .text)
+                t.add(column: "macs", .text)
+            }
+        }
         return migrator
     }
 }

@@ -11,20 +11,23 @@ public struct SSHConfigHost: Sendable, Equatable {
     public var port: Int?
     /// The first `IdentityFile`, with `~` and tokens expanded.
     public var identityFile: String?
+    /// `KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`, `MACs`, as written (eSSH reads OpenSSH's syntax).
+    public var algorithms: AlgorithmChoices
 
     /// A host.
     public init(alias: String, hostName: String? = nil, user: String? = nil, port: Int? = nil,
-                identityFile: String? = nil) {
+                identityFile: String? = nil, algorithms: AlgorithmChoices = AlgorithmChoices()) {
         self.alias = alias
         self.hostName = hostName
         self.user = user
         self.port = port
         self.identityFile = identityFile
+        self.algorithms = algorithms
     }
 
     /// The server to save for this host.
     public var draft: ServerDraft {
         ServerDraft(name: alias, host: hostName ?? alias, port: port ?? 22, user: user,
-                    auth: identityFile == nil ? .agent : .key, keyPath: identityFile)
+                    auth: identityFile == nil ? .agent : .key, keyPath: identityFile, algorithms: algorithms)
     }
 }

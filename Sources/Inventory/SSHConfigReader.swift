@@ -172,6 +172,7 @@ public struct SSHConfigReader: Sendable {
 
     private func host(_ alias: String, directives: [Directive], warnings: inout [String]) -> SSHConfigHost? {
         var hostName: String?, user: String?, portText: String?, identity: String?
+        var algorithms = AlgorithmChoices()
         var portLocation = ""
         for directive in directives where Self.matches(alias, directive.condition) {
             guard let value = directive.arguments.first else { continue }
@@ -182,6 +183,10 @@ public struct SSHConfigReader: Sendable {
                 portText = value
                 portLocation = directive.location
             case "identityfile" where identity == nil && value.lowercased() != "none": identity = value
+            case "kexalgorithms" where algorithms.kex == nil: algorithms.kex = value
+            case "hostkeyalgorithms" where algorithms.hostKeys == nil: algorithms.hostKeys = value
+            case "ciphers" where algorithms.ciphers == nil: algorithms.ciphers = value
+            case "macs" where algorithms.macs == nil: algorithms.macs = value
             default: break
             }
         }
@@ -199,7 +204,8 @@ public struct SSHConfigReader: Sendable {
             "p": String(port ?? 22),
         ]
         let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
-        return SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port, identityFile: identityFile)
+        return SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port, identityFile: identityFile,
+                             algorithms: algorithms)
     }
 
     /// C0 controls but tab, DEL and C1 controls.

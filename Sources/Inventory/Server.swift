@@ -29,6 +29,8 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
     public var updatedAt: Date
     /// When eSSH last connected to it.
     public var lastConnectedAt: Date?
+    /// Algorithm lists changed for this server (an old device), in OpenSSH's syntax; empty for eSSH's defaults.
+    public var algorithms: AlgorithmChoices
 
     /// The table name.
     public static let databaseTableName = "server"
@@ -53,6 +55,8 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         createdAt = row["createdAt"]
         updatedAt = row["updatedAt"]
         lastConnectedAt = row["lastConnectedAt"]
+        algorithms = AlgorithmChoices(kex: row["kexAlgorithms"], hostKeys: row["hostKeyAlgorithms"],
+                                      ciphers: row["ciphers"], macs: row["macs"])
     }
 
     /// Writes the columns of the `server` table.
@@ -70,11 +74,16 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["createdAt"] = createdAt
         container["updatedAt"] = updatedAt
         container["lastConnectedAt"] = lastConnectedAt
+        container["kexAlgorithms"] = algorithms.kex
+        container["hostKeyAlgorithms"] = algorithms.hostKeys
+        container["ciphers"] = algorithms.ciphers
+        container["macs"] = algorithms.macs
     }
 
     /// Every field.
     public init(id: Int64?, name: String, host: String, port: Int, user: String?, auth: AuthMethod, keyPath: String?,
-                os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?) {
+                os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?,
+                algorithms: AlgorithmChoices = AlgorithmChoices()) {
         self.id = id
         self.name = name
         self.host = host
@@ -88,6 +97,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastConnectedAt = lastConnectedAt
+        self.algorithms = algorithms
     }
 
     /// Stores the row id after an insert.

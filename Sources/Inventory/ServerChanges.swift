@@ -18,11 +18,13 @@ public struct ServerChanges: Sendable, Equatable {
     public var tags: [String]?
     /// New note.
     public var note: String?
+    /// New algorithm lists, each on its own: nil leaves one as it is, an empty string clears it.
+    public var algorithms: AlgorithmChanges
 
     /// Changes nothing until fields are set.
     public init(name: String? = nil, host: String? = nil, port: Int? = nil, user: String? = nil,
                 auth: AuthMethod? = nil, keyPath: String? = nil, os: ServerOS? = nil, tags: [String]? = nil,
-                note: String? = nil) {
+                note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges()) {
         self.name = name
         self.host = host
         self.port = port
@@ -32,6 +34,7 @@ public struct ServerChanges: Sendable, Equatable {
         self.os = os
         self.tags = tags
         self.note = note
+        self.algorithms = algorithms
     }
 
     /// True when no field is set.
@@ -51,6 +54,35 @@ public struct ServerChanges: Sendable, Equatable {
         if let os { server.os = os }
         if let tags { server.tags = ServerValidation.normalisedTags(tags) }
         if let note { server.note = note }
+        server.algorithms = algorithms.applied(to: server.algorithms)
         return server
+    }
+}
+
+/// Changes to a server's algorithm lists (`essh servers edit --ciphers …`): nil leaves a list as it is, an empty
+/// string clears it (back to eSSH's defaults).
+public struct AlgorithmChanges: Sendable, Equatable {
+    public var kex: String?
+    public var hostKeys: String?
+    public var ciphers: String?
+    public var macs: String?
+
+    /// Changes nothing until lists are set.
+    public init(kex: String? = nil, hostKeys: String? = nil, ciphers: String? = nil, macs: String? = nil) {
+        self.kex = kex
+        self.hostKeys = hostKeys
+        self.ciphers = ciphers
+        self.macs = macs
+    }
+
+    /// Sets every list to `choices`' (a form that shows them all).
+    public init(replacingWith choices: AlgorithmChoices) {
+        self.init(kex: choices.kex ?? "", hostKeys: choices.hostKeys ?? "", ciphers: choices.ciphers ?? "",
+                  macs: choices.macs ?? "")
+    }
+
+    func applied(to old: AlgorithmChoices) -> AlgorithmChoices {
+        AlgorithmChoices(kex: kex ?? old.kex, hostKeys: hostKeys ?? old.hostKeys, ciphers: ciphers ?? old.ciphers,
+                         macs: macs ?? old.macs)
     }
 }

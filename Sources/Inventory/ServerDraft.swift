@@ -20,10 +20,13 @@ public struct ServerDraft: Sendable, Equatable {
     public var tags: [String]
     /// Note.
     public var note: String
+    /// Algorithm lists for an old device (OpenSSH syntax); empty for eSSH's defaults.
+    public var algorithms: AlgorithmChoices
 
     /// A draft with sensible defaults (port 22, agent or key authentication, OS detected later).
     public init(name: String, host: String, port: Int = 22, user: String? = nil, auth: AuthMethod? = nil,
-                keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "") {
+                keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "",
+                algorithms: AlgorithmChoices = AlgorithmChoices()) {
         self.name = name
         self.host = host
         self.port = port
@@ -33,6 +36,7 @@ public struct ServerDraft: Sendable, Equatable {
         self.os = os
         self.tags = tags
         self.note = note
+        self.algorithms = algorithms
     }
 
     /// Every rule the server this draft would make breaks (empty when `addServer` would take it).
@@ -51,6 +55,7 @@ public struct ServerDraft: Sendable, Equatable {
             id: nil, name: name, host: host, port: port, user: user.flatMap { $0.isEmpty ? nil : $0 },
             auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
-            createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil)
+            createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil,
+            algorithms: algorithms)
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// A field of a server, as the rules name it (the interface's form shows each problem beside its field).
 public enum ServerField: String, Sendable, CaseIterable {
     case name, host, port, user, key, tags
+    /// The algorithm lists, named after OpenSSH's keywords.
+    case kexAlgorithms, hostKeyAlgorithms, ciphers, macs
 }
 
 /// One broken rule: the field and a sentence saying what to do.
@@ -48,6 +50,15 @@ public enum ServerValidation {
         for tag in server.tags where tag.contains(where: { $0.isWhitespace || $0 == "," }) {
             add(.tags, tag, "The tag '\(tag)' contains a space or a comma; use one word per tag.")
         }
+        let lists: [(ServerField, String, String?)] = [
+            (.kexAlgorithms, "KexAlgorithms (--kex)", server.algorithms.kex),
+            (.hostKeyAlgorithms, "HostKeyAlgorithms (--host-key-algorithms)", server.algorithms.hostKeys),
+            (.ciphers, "Ciphers (--ciphers)", server.algorithms.ciphers),
+            (.macs, "MACs (--macs)", server.algorithms.macs),
+        ]
+        for (field, label, text) in lists {
+            if let text, let problem = AlgorithmChoices.syntaxProblem(text) { add(field, text, "\(label): \(problem)") }
+        }
         return found
     }
 
@@ -76,7 +87,7 @@ public enum ServerValidation {
         case .name: kind = .invalidName
         case .host: kind = .invalidHost
         case .port: kind = .invalidPort
-        case .user, .key, .tags: kind = .invalidValue
+        case .user, .key, .tags, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
         }
         return InventoryError(kind, problem.value, problem.message)
     }

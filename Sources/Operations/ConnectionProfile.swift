@@ -20,6 +20,8 @@ public struct ConnectionProfile: Sendable, Equatable {
     public var keyPath: String?
     /// The server's system, `auto` until detected.
     public var os: ServerOS
+    /// A saved server's algorithm lists (for an old device); empty for a typed destination.
+    public var algorithms: AlgorithmChoices
 
     /// A saved server.
     public init(server: Server) {
@@ -30,6 +32,7 @@ public struct ConnectionProfile: Sendable, Equatable {
         auth = server.auth
         keyPath = server.keyPath
         os = server.os
+        algorithms = server.algorithms
     }
 
     /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.
@@ -46,6 +49,7 @@ public struct ConnectionProfile: Sendable, Equatable {
         auth = .agent
         keyPath = nil
         os = .auto
+        algorithms = AlgorithmChoices()
     }
 
     /// Whether this is a saved server.
@@ -70,14 +74,18 @@ public struct ConnectionProfile: Sendable, Equatable {
         public var knownHostsFile: String?
         /// `--connect-timeout`.
         public var connectTimeout: Double?
+        /// `--ciphers`/`-c`, `--kex`, `--macs`, `--host-key-algorithms`: applied after the saved server's lists.
+        public var algorithms: AlgorithmChoices
 
         public init(port: Int? = nil, user: String? = nil, identityFiles: [String] = [],
-                    knownHostsFile: String? = nil, connectTimeout: Double? = nil) {
+                    knownHostsFile: String? = nil, connectTimeout: Double? = nil,
+                    algorithms: AlgorithmChoices = AlgorithmChoices()) {
             self.port = port
             self.user = user
             self.identityFiles = identityFiles
             self.knownHostsFile = knownHostsFile
             self.connectTimeout = connectTimeout
+            self.algorithms = algorithms
         }
     }
 
@@ -108,9 +116,11 @@ public struct ConnectionProfile: Sendable, Equatable {
     }
 
     /// Session options for this profile: user (`-l`, else the profile's, else the local user), port, known_hosts,
-    /// connect timeout, and the login rule — keys given with `-i` if any; else a server saved with a key uses that
-    /// key only, one saved with the agent the agent, one saved with a password no agent. The host-key policy is left
-    /// to the caller (ask in the interface, strict in scripts and fleets). Throws when a key file cannot be read.
+    /// connect timeout, the algorithm lists (`AlgorithmSelection`: defaults, the saved server's lists, the options),
+    /// and the login rule — keys given with `-i` if any; else a server saved with a key uses that key only, one saved
+    /// with the agent the agent, one saved with a password no agent. The host-key policy is left to the caller (ask
+    /// in the interface, strict in scripts and fleets). Throws when an algorithm list names an algorithm eSSH does
+    /// not support or leaves nothing to offer, or when a key file cannot be read.
     public func options(_ overrides: Overrides = Overrides(), context: Context) throws(ConnectionProblem)
         -> ConnectOptions
     {
@@ -118,6 +128,12 @@ public struct ConnectionProfile: Sendable, Equatable {
                                      user: overrides.user ?? user ?? context.localUser,
                                      knownHostsFile: context.knownHostsFile(explicit: overrides.knownHostsFile))
         if let timeout = overrides.connectTimeout { options.connectTimeout = timeout }
+        do throws(AlgorithmProblem) {
+            options.algorithms = try AlgorithmSelection.resolve(saved: algorithms, serverName: name,
+                                                                options: overrides.algorithms)
+        } catch {
+            throw ConnectionProblem(.algorithms, error.message, options)
+        }
         let home = context.home
         if !overrides.identityFiles.isEmpty {
             options.identityFiles = overrides.identityFiles.map { PathExpansion.expandTilde($0, home: home) }
@@ -143,10 +159,13 @@ public struct ConnectionProblem: Error, Sendable {
     public enum Kind: Sendable, Equatable {
         /// A key file does not exist or cannot be read.
         case unreadableKey
+        /// An algorithm list names an algorithm eSSH does not support, or leaves nothing to offer (`detail` is the
+        /// sentence, naming the list, where it was written and what eSSH supports).
+        case algorithms
     }
 
     public let kind: Kind
-    /// The file or value concerned.
+    /// The file or value concerned (for `algorithms`, the whole sentence).
     public let detail: String
     /// The options as far as they were built (a fleet reports the problem under the server's name).
     public let options: ConnectOptions
@@ -161,6 +180,7 @@ public struct ConnectionProblem: Error, Sendable {
     public var message: String {
         switch kind {
         case .unreadableKey: return "The key file \(detail) does not exist or cannot be read."
+        case .algorithms: return detail
         }
     }
 }

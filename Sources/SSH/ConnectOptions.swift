@@ -21,6 +21,9 @@ public struct ConnectOptions: Sendable {
     public var allowKeyboardInteractive: Bool = true
     /// Seconds between keepalives while a command or shell waits (0: off).
     public var keepaliveInterval: Int = 15
+    /// The algorithms offered, each list in order of preference (Operations builds them from the defaults, a saved
+    /// server's fields and the command line's options; names this libssh2 cannot do are dropped).
+    public var algorithms: Algorithms = .defaults
 
     public init(host: String, port: Int = 22, user: String, knownHostsFile: String) {
         self.host = host

@@ -17,6 +17,8 @@ public struct SSHError: Error, Sendable, CustomStringConvertible {
         case cancelled
         case commandTimedOut = "command-timed-out"
         case protocolError = "protocol"
+        /// The handshake found no key exchange, host key algorithm, cipher or MAC both sides accept.
+        case noCommonAlgorithm = "no-common-algorithm"
         case library
         case io
         case knownHostsFile = "known-hosts-file"

@@ -23,6 +23,8 @@ public final class SSHSession: @unchecked Sendable {
     public let serverBanner: String
     /// The server's host key, verified against known_hosts before authentication.
     public let hostKey: HostKey
+    /// The key exchange, host key algorithm, ciphers and MACs agreed in the handshake.
+    public let negotiated: NegotiatedAlgorithms
     /// The method that logged in.
     public let loginMethod: LoginMethod
     /// The server's pre-login banner (sshd's `Banner`), as sent; nil when it sent none. Sanitise before printing.
@@ -50,9 +52,15 @@ public final class SSHSession: @unchecked Sendable {
         let io = SessionIO(raw: raw, fd: fd, cancel: cancel, timeout: options.connectTimeout)
         do throws(SSHError) {
             libssh2_session_set_blocking(raw, 0)
-            setPreferences(raw, knownTypes: knownHosts.knownTypes(host: options.host, port: options.port))
+            let offered = setPreferences(raw, options.algorithms,
+                                         knownTypes: knownHosts.knownTypes(host: options.host, port: options.port))
             onStage(.handshaking)
-            try io.call("handshake") { libssh2_session_handshake(raw, fd) }
+            let rc = try io.call("handshake", allowNegative: true) { libssh2_session_handshake(raw, fd) }
+            if rc < 0 {
+                throw handshakeFailure(io.error("handshake", rc), rc: rc, offered: offered, options: options,
+                                       address: address, cancel: cancel)
+            }
+            let negotiated = NegotiatedAlgorithms.read(raw)
             onStage(.verifyingHostKey)
             let key = try serverHostKey(raw)
             try verifyHostKey(key, options: options, knownHosts: &knownHosts, prompter: prompter)
@@ -63,7 +71,7 @@ public final class SSHSession: @unchecked Sendable {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
             }
             return SSHSession(raw: raw, fd: fd, context: context, options: options, address: address,
-                              banner: banner, hostKey: key, loginMethod: method,
+                              banner: banner, hostKey: key, negotiated: negotiated, loginMethod: method,
                               loginBanner: Authenticator.banner(raw))
         } catch {
             libssh2_session_free(raw)
@@ -73,7 +81,8 @@ public final class SSHSession: @unchecked Sendable {
     }
 
     private init(raw: OpaquePointer, fd: Int32, context: SessionContext, options: ConnectOptions, address: String,
-                 banner: String, hostKey: HostKey, loginMethod: LoginMethod, loginBanner: String?) {
+                 banner: String, hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod,
+                 loginBanner: String?) {
         self.raw = raw
         self.fd = fd
         self.context = context
@@ -83,6 +92,7 @@ public final class SSHSession: @unchecked Sendable {
         self.address = address
         self.serverBanner = banner
         self.hostKey = hostKey
+        self.negotiated = negotiated
         self.loginMethod = loginMethod
         self.loginBanner = loginBanner
         self.keepaliveInterval = options.keepaliveInterval
@@ -120,42 +130,6 @@ public final class SSHSession: @unchecked Sendable {
     }
 
     // MARK: - Connection set-up
-
-    /// OpenSSH's order, with the types known_hosts already holds for this host first (libssh2 would otherwise
-    /// pick ecdsa and miss an ed25519 key OpenSSH stored).
-    static let hostKeyOrder = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
-                               "ssh-rsa"]
-    static let kexOrder = ["curve25519-sha256", "curve25519-sha256@libssh.org", "ecdh-sha2-nistp256",
-                           "ecdh-sha2-nistp384", "ecdh-sha2-nistp521", "diffie-hellman-group16-sha512",
-                           "diffie-hellman-group18-sha512", "diffie-hellman-group14-sha256"]
-    static let cipherOrder = ["aes128-ctr", "aes192-ctr", "aes256-ctr"]
-
-    static func orderedHostKeyAlgorithms(knownTypes: [String]) -> [String] {
-        let known = hostKeyOrder.filter { knownTypes.contains($0) }
-        return known + hostKeyOrder.filter { !known.contains($0) }
-    }
-
-    private static func setPreferences(_ raw: OpaquePointer, knownTypes: [String]) {
-        let prefs: [(Int32, [String])] = [
-            (LIBSSH2_METHOD_HOSTKEY, orderedHostKeyAlgorithms(knownTypes: knownTypes)),
-            (LIBSSH2_METHOD_KEX, kexOrder),
-            (LIBSSH2_METHOD_CRYPT_CS, cipherOrder),
-            (LIBSSH2_METHOD_CRYPT_SC, cipherOrder),
-        ]
-        for (method, wanted) in prefs {
-            let supported = supportedAlgorithms(raw, method)
-            let list = wanted.filter { supported.isEmpty || supported.contains($0) }
-            if !list.isEmpty { _ = libssh2_session_method_pref(raw, method, list.joined(separator: ",")) }
-        }
-    }
-
-    private static func supportedAlgorithms(_ raw: OpaquePointer, _ method: Int32) -> Set<String> {
-        var algs: UnsafeMutablePointer<UnsafePointer<CChar>?>?
-        let n = libssh2_session_supported_algs(raw, method, &algs)
-        guard n > 0, let algs else { return [] }
-        defer { libssh2_free(raw, algs) }
-        return Set((0..<Int(n)).compactMap { algs[$0].map { String(cString: $0) } })
-    }
 
     private static func serverHostKey(_ raw: OpaquePointer) throws(SSHError) -> HostKey {
         var len = 0

@@ -81,6 +81,37 @@ struct FormUpdateTests {
         #expect(state.form == nil)
     }
 
+    @Test func theAlgorithmFieldsTakeOpenSSHsSyntaxAndRefuseUnknownNames() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        Fixtures.type(&state, "router")
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "192.168.1.1")
+        // Name, Host, Port, User, Auth, Key file, OS, Tags, Note, then KEX, Host key, Ciphers, MACs.
+        for _ in 0..<8 { Fixtures.keys(&state, .tab) }
+        #expect(state.form?.fields[state.form?.focus ?? 0].key == "kexAlgorithms")
+        Fixtures.keys(&state, .tab, .tab)
+        Fixtures.type(&state, "+aes128cbc")
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "+hmac-sha1")
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "an unknown cipher is not saved")
+        #expect(state.form?.fields.first { $0.key == "ciphers" }?.error == "“aes128cbc” is not a cipher eSSH supports.")
+        #expect(state.form?.fields[state.form?.focus ?? 0].key == "ciphers", "focus on the wrong field")
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "+aes128-cbc")
+        let effects = Fixtures.keys(&state, .enter)
+        #expect(effects == [.saveServer(ServerDraft(name: "router", host: "192.168.1.1", auth: .agent,
+                                                    algorithms: AlgorithmChoices(ciphers: "+aes128-cbc",
+                                                                                 macs: "+hmac-sha1")),
+                                        replacing: nil)])
+        // Editing shows what was saved.
+        var server = Fixtures.servers[0]
+        server.algorithms = AlgorithmChoices(hostKeys: "+ssh-rsa")
+        let form = FormState.server(server)
+        #expect(form.text("hostKeyAlgorithms") == "+ssh-rsa")
+        #expect(form.text("ciphers").isEmpty)
+    }
+
     @Test func quickConnectParsesUserHostAndPort() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("n"))

@@ -38,6 +38,20 @@ import TestSupport
         try tmux.waitFor(text: "TTY-SANE")
     }
 
+    @Test func verboseNamesTheNegotiatedAlgorithmsBeforeTheShell() throws {
+        let s = try TestServers.require()
+        let essh = try EsshInTmux(arguments: "shell -v -c aes128-ctr,aes256-ctr --macs hmac-sha2-512 "
+                                      + connection(s))
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "client to server: cipher aes128-ctr, MAC hmac-sha2-512")
+        try tmux.waitFor(text: "server to client: cipher aes128-ctr, MAC hmac-sha2-512")
+        try RemoteShellScript.waitForPrompt(tmux, user: s.user)
+        try tmux.type("exit")
+        try tmux.press("Enter")
+        _ = try essh.waitForExit(0)
+    }
+
     @Test func tildeDotLeavesAndTildeQuestionMarkListsTheEscapes() throws {
         let s = try TestServers.require()
         let essh = try EsshInTmux(arguments: connection(s))  // `essh DEST` is `essh shell DEST`

@@ -81,8 +81,20 @@ import Testing
     }
 
     @Test func hostKeyAlgorithmOrderPutsKnownTypesFirst() {
-        #expect(SSHSession.orderedHostKeyAlgorithms(knownTypes: []).first == "ssh-ed25519")
-        #expect(SSHSession.orderedHostKeyAlgorithms(knownTypes: ["ecdsa-sha2-nistp256"]).first == "ecdsa-sha2-nistp256")
+        let defaults = Algorithms.defaults
+        #expect(defaults.orderedHostKeys(knownTypes: []) == defaults.hostKeys)
+        #expect(defaults.orderedHostKeys(knownTypes: ["ecdsa-sha2-nistp256"]).first == "ecdsa-sha2-nistp256")
+        // known_hosts stores RSA keys as ssh-rsa: the rsa-sha2 signature algorithms come first, never SHA-1 ssh-rsa.
+        #expect(defaults.orderedHostKeys(knownTypes: ["ssh-rsa"]) == [
+            "rsa-sha2-512", "rsa-sha2-256", "ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
+            "ecdsa-sha2-nistp521",
+        ])
+        var old = defaults
+        old.hostKeys += ["ssh-rsa"]
+        #expect(old.orderedHostKeys(knownTypes: ["ssh-rsa"]).prefix(3) == ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"])
+        // Several known types keep the list's own order among them.
+        #expect(defaults.orderedHostKeys(knownTypes: ["ssh-rsa", "ssh-ed25519"]).prefix(3)
+                    == ["ssh-ed25519", "rsa-sha2-512", "rsa-sha2-256"])
     }
 }
 

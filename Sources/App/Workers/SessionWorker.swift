@@ -61,6 +61,7 @@ final class SessionWorker: Sendable {
     static func remedy(_ problem: ConnectionProblem) -> String {
         switch problem.kind {
         case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
+        case .algorithms: return problem.message + " Edit the server (e)."
         }
     }
 

@@ -1,5 +1,6 @@
 import Operations
 import Inventory
+import SSH
 import TUIKit
 
 /// What a form is for; decides its fields and what Enter saves.
@@ -51,8 +52,23 @@ struct FormState: Sendable, Equatable {
             FormField(key: "tags", label: "Tags", text: server?.tags.joined(separator: " ") ?? "",
                       hint: "words separated by spaces"),
             FormField(key: "note", label: "Note", text: server?.note ?? ""),
-        ]
+        ] + algorithmFields(server?.algorithms ?? AlgorithmChoices())
         return FormState(purpose: server.map { .editServer($0.name) } ?? .addServer, fields: fields)
+    }
+
+    /// The algorithm lists of an old device, one field each, keyed by Inventory's field names (OpenSSH's syntax;
+    /// empty means eSSH's defaults).
+    static let algorithmFields: [(kind: AlgorithmKind, field: ServerField, label: String, hint: String)] = [
+        (.kex, .kexAlgorithms, "KEX", "old device: e.g. +diffie-hellman-group14-sha1"),
+        (.hostKey, .hostKeyAlgorithms, "Host key", "host key algorithms; old device: e.g. +ssh-rsa"),
+        (.cipher, .ciphers, "Ciphers", "empty: eSSH's; +NAME adds, -NAME removes"),
+        (.mac, .macs, "MACs", "old device: e.g. +hmac-sha1"),
+    ]
+
+    private static func algorithmFields(_ choices: AlgorithmChoices) -> [FormField] {
+        algorithmFields.map {
+            FormField(key: $0.field.rawValue, label: $0.label, text: choices[$0.kind] ?? "", hint: $0.hint)
+        }
     }
 
     /// The add form filled from a quick-connected host (the name is the host; change it at will).

@@ -98,11 +98,21 @@ extension Update {
         if auth == nil { form.setError("auth", "Type key, agent or password.") }
         let os = ServerOS(rawValue: osText.isEmpty ? "auto" : osText)
         if os == nil { form.setError("os", "Type auto, linux, macos, bsd or windows.") }
+        let algorithms = AlgorithmChoices(kex: form.text(ServerField.kexAlgorithms.rawValue),
+                                          hostKeys: form.text(ServerField.hostKeyAlgorithms.rawValue),
+                                          ciphers: form.text(ServerField.ciphers.rawValue),
+                                          macs: form.text(ServerField.macs.rawValue))
         let draft = ServerDraft(name: name, host: host, port: port ?? 22, user: user.isEmpty ? nil : user,
                                 auth: auth ?? .agent, keyPath: keyPath.isEmpty ? nil : keyPath, os: os ?? .auto,
-                                tags: tags, note: form.text("note"))
+                                tags: tags, note: form.text("note"), algorithms: algorithms)
         for problem in draft.problems where form.fields.first(where: { $0.key == problem.field.rawValue })?.error == nil {
             form.setError(problem.field.rawValue, formSentence(problem))
+        }
+        // Whether each name is an algorithm eSSH supports: the rule connecting applies (Operations).
+        for problem in AlgorithmSelection.problems(algorithms, serverName: name) {
+            guard let key = FormState.algorithmFields.first(where: { $0.kind == problem.kind })?.field.rawValue,
+                  form.fields.first(where: { $0.key == key })?.error == nil else { continue }
+            form.setError(key, formSentence(problem))
         }
 
         if let bad = form.fields.firstIndex(where: { $0.error != nil }) {
@@ -124,6 +134,16 @@ extension Update {
         case .user: return "A user name has no spaces or @."
         case .key: return "auth key needs a key file, e.g. ~/.ssh/id_ed25519."
         case .tags: return "One word per tag, no commas inside."
+        case .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: return "Names separated by commas, no spaces."
+        }
+    }
+
+    /// An algorithm list eSSH cannot use, as the line under its field says it.
+    static func formSentence(_ problem: AlgorithmProblem) -> String {
+        switch problem.reason {
+        case .unknown(let name): return "“\(name)” is not a \(problem.kind.noun) eSSH supports."
+        case .nothingLeft: return "No \(problem.kind.noun) would be left to offer."
+        case .syntax: return "Names separated by commas, no spaces."
         }
     }
 }
