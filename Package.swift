@@ -110,7 +110,7 @@ let fleetTargets: [Target] = [
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
-    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "LocalProcess"]),
+    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "LocalProcess", "TextWidth"]),
     .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "TestSupport"]),
 ]
 

@@ -171,7 +171,8 @@ final class LinePrinter: Sendable {
     private let partial = Mutex<[Key: Partial]>([:])
 
     init(names: [String], stream: Bool, lineCap: Int = 1 << 20) {
-        self.names = names
+        // Saved names are plain text now, but a database from before the rule may hold anything.
+        self.names = names.map { TextSanitizer.sanitize($0, policy: .visible).replacingOccurrences(of: "\n", with: " ") }
         self.stream = stream
         self.lineCap = lineCap
     }

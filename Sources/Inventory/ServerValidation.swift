@@ -1,8 +1,9 @@
+import Basics
 import Foundation
 
 /// A field of a server, as the rules name it (the interface's form shows each problem beside its field).
 public enum ServerField: String, Sendable, CaseIterable {
-    case name, host, port, user, key, tags
+    case name, host, port, user, key, tags, note
     /// The algorithm lists, named after OpenSSH's keywords.
     case kexAlgorithms, hostKeyAlgorithms, ciphers, macs
 }
@@ -13,8 +14,17 @@ public struct ServerProblem: Sendable, Equatable {
     public let field: ServerField
     /// What is wrong and what to do.
     public let message: String
-    /// The offending value.
+    /// The offending value (control characters written as `\xHH`, so printing it is safe).
     public let value: String
+    /// The value holds a control character (ESC, NUL, a newline…), refused in every field.
+    public let controlCharacter: Bool
+
+    public init(field: ServerField, message: String, value: String, controlCharacter: Bool = false) {
+        self.field = field
+        self.message = message
+        self.value = value
+        self.controlCharacter = controlCharacter
+    }
 }
 
 /// The rules a server must follow before it is saved, written once for `essh servers add/edit`, ssh_config import
@@ -26,9 +36,27 @@ public enum ServerValidation {
         func add(_ field: ServerField, _ value: String, _ message: String) {
             found.append(ServerProblem(field: field, message: message, value: value))
         }
-        if let problem = nameProblem(server.name) { found.append(problem) }
+        // Control characters first, in every field: the other rules' messages quote the value.
+        var refused = Set<ServerField>()
+        let texts: [(ServerField, String, String?)] = [
+            (.name, "name", server.name), (.host, "host", server.host), (.user, "user", server.user),
+            (.key, "key path", server.keyPath), (.note, "note", server.note),
+            (.kexAlgorithms, "KexAlgorithms", server.algorithms.kex),
+            (.hostKeyAlgorithms, "HostKeyAlgorithms", server.algorithms.hostKeys),
+            (.ciphers, "Ciphers", server.algorithms.ciphers), (.macs, "MACs", server.algorithms.macs),
+        ] + server.tags.map { (.tags, "tag", $0) }
+        for (field, label, text) in texts {
+            guard let text, ControlCharacters.contains(text), !refused.contains(field) else { continue }
+            refused.insert(field)
+            let shown = ControlCharacters.visible(text)
+            found.append(ServerProblem(field: field, message: """
+                The \(label) '\(shown)' contains a control character (shown as \\x..); type it without one.
+                """, value: shown, controlCharacter: true))
+        }
+        if !refused.contains(.name), let problem = nameProblem(server.name) { found.append(problem) }
         let host = server.host
-        if host.trimmingCharacters(in: .whitespaces).isEmpty {
+        if refused.contains(.host) {
+        } else if host.trimmingCharacters(in: .whitespaces).isEmpty {
             add(.host, "", "The host of '\(server.name)' is empty: give --host NAME-OR-ADDRESS.")
         } else if host.contains(where: { $0.isWhitespace || $0.isNewline }) || host.hasPrefix("-") {
             add(.host, host, """
@@ -41,13 +69,13 @@ public enum ServerValidation {
                 Port \(server.port) of '\(server.name)' is out of range: use a number from 1 to 65535.
                 """)
         }
-        if let user = server.user, user.contains(where: { $0.isWhitespace || $0 == "@" }) {
+        if !refused.contains(.user), let user = server.user, user.contains(where: { $0.isWhitespace || $0 == "@" }) {
             add(.user, user, "The user '\(user)' contains a space or '@'; give the bare login name.")
         }
         if server.auth == .key && server.keyPath == nil {
             add(.key, "", "Key authentication for '\(server.name)' needs a key file: give --key PATH.")
         }
-        for tag in server.tags where tag.contains(where: { $0.isWhitespace || $0 == "," }) {
+        for tag in server.tags where !refused.contains(.tags) && tag.contains(where: { $0.isWhitespace || $0 == "," }) {
             add(.tags, tag, "The tag '\(tag)' contains a space or a comma; use one word per tag.")
         }
         let lists: [(ServerField, String, String?)] = [
@@ -57,7 +85,9 @@ public enum ServerValidation {
             (.macs, "MACs (--macs)", server.algorithms.macs),
         ]
         for (field, label, text) in lists {
-            if let text, let problem = AlgorithmChoices.syntaxProblem(text) { add(field, text, "\(label): \(problem)") }
+            if let text, !refused.contains(field), let problem = AlgorithmChoices.syntaxProblem(text) {
+                add(field, text, "\(label): \(problem)")
+            }
         }
         return found
     }
@@ -87,7 +117,7 @@ public enum ServerValidation {
         case .name: kind = .invalidName
         case .host: kind = .invalidHost
         case .port: kind = .invalidPort
-        case .user, .key, .tags, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
+        case .user, .key, .tags, .note, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
         }
         return InventoryError(kind, problem.value, problem.message)
     }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLI
 import Fleet
 import Foundation
@@ -7,4 +8,10 @@ setlocale(LC_ALL, "")
 signal(SIGPIPE, SIG_IGN)
 // Under `ulimit -v`, glibc's per-thread malloc arenas would use up the address space before fleet workers do.
 MemoryLimit.fitAllocatorToLimit()
-Essh.main(CommandLineArguments.normalised(Array(CommandLine.arguments.dropFirst())))
+// As ParsableCommand.main, but a failure is printed through CommandEnding (sanitised, one output path).
+do {
+    var command = try Essh.parseAsRoot(CommandLineArguments.normalised(Array(CommandLine.arguments.dropFirst())))
+    try command.run()
+} catch {
+    CommandEnding.exit(Essh.self, error: error)
+}

@@ -260,3 +260,56 @@ final class LockedList: @unchecked Sendable {
         #expect((object?["servers"] as? [Any])?.count == 100, "\(list.err)")
     }
 }
+
+/// Control characters never get into the inventory, and what eSSH prints never carries one raw (issue 13 §2).
+@Suite struct ControlCharacterTests {
+    private func essh(_ dir: TempDir, _ args: [String]) throws -> RunResult {
+        try Binary.runEssh(args, environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path])
+    }
+
+    @Test func everyFieldRefusesControlCharactersAndTheMessageShowsThemSafely() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let title = "\u{1B}]0;owned\u{07}"
+        let cases: [[String]] = [
+            ["servers", "add", "web\(title)", "--host", "h"],
+            ["servers", "add", "web", "--host", "h\(title)"],
+            ["servers", "add", "web", "--host", "h", "--user", "u\u{1B}[2J"],
+            ["servers", "add", "web", "--host", "h", "--tag", "t\u{1}x"],  // (argv cannot carry NUL)
+            ["servers", "add", "web", "--host", "h", "--key", "/tmp/k\"\nProxyCommand touch /tmp/pwned"],
+            ["servers", "add", "web", "--host", "h", "--note", "n\u{9B}31m"],
+        ]
+        for args in cases {
+            let r = try essh(dir, args)
+            #expect(r.status != 0, "\(args.debugDescription) was accepted")
+            #expect(r.err.contains("control character"), "\(args.debugDescription): \(r.err)")
+            #expect(!r.err.contains("\u{1B}") && !r.err.contains("\u{07}") && !r.err.contains("\u{0}"),
+                    "raw control characters on stderr: \(r.err.debugDescription)")
+        }
+        let list = try essh(dir, ["servers", "list", "--json"])
+        #expect(!list.out.contains("\"name\" : \"web"), "nothing was saved")
+    }
+
+    @Test func anErrorEchoingADestinationShowsItsEscapesAsText() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let r = try essh(dir, ["exec", "--connect-timeout", "2", "x@no-such-host\u{1B}]0;owned\u{07}.invalid", "true"])
+        #expect(r.status == 64, "a usage error")
+        #expect(r.err.contains("␛]0;owned␇"))
+        #expect(!r.err.contains("\u{1B}") && !r.err.contains("\u{07}"), "\(r.err.debugDescription)")
+    }
+
+    @Test func aTableShowsAnOldDatabasesEscapesAsText() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        #expect(try essh(dir, ["servers", "add", "old", "--host", "h.example"]).status == 0)
+        // A database written before the rule: the value went in directly.
+        let sql = try Binary.run("/usr/bin/sqlite3", [dir.file("essh.db"),
+                                                      "UPDATE server SET host = 'h' || char(27) || ']0;owned' || char(7)"])
+        try #require(sql.status == 0, "sqlite3: \(sql.err)")
+        let list = try essh(dir, ["servers", "list"])
+        #expect(list.status == 0)
+        #expect(!list.out.contains("\u{1B}") && !list.out.contains("\u{07}"), "\(list.out.debugDescription)")
+        #expect(list.out.contains("␛]0;owned␇"))
+    }
+}

@@ -125,6 +125,7 @@ extension Update {
     /// Inventory's problem as the form says it, short enough for the line under the field (Inventory's own
     /// sentences name the command line's flags).
     static func formSentence(_ problem: ServerProblem) -> String {
+        if problem.controlCharacter { return "No control characters (Esc, tab, newline…) here." }
         switch problem.field {
         case .name where problem.value.isEmpty: return "Give the server a name, e.g. web1."
         case .name: return "Use letters, digits and . _ - @ (not - or tag: first)."
@@ -134,6 +135,7 @@ extension Update {
         case .user: return "A user name has no spaces or @."
         case .key: return "auth key needs a key file, e.g. ~/.ssh/id_ed25519."
         case .tags: return "One word per tag, no commas inside."
+        case .note: return "A note is plain text."
         case .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: return "Names separated by commas, no spaces."
         }
     }
