@@ -1,3 +1,5 @@
+import ArgumentParser
+import Basics
 import Foundation
 import Inventory
 
@@ -113,20 +115,34 @@ enum ServerFormatting {
         return String(decoding: try encoder.encode(ListJSON(servers: rows)), as: UTF8.self)
     }
 
-    /// Host blocks OpenSSH reads back; values with spaces are quoted.
-    static func sshConfig(_ servers: [Server]) -> String {
-        func quoted(_ value: String) -> String { value.contains(" ") ? "\"\(value)\"" : value }
+    /// Host blocks OpenSSH reads back: every value quoted and escaped by ssh_config's rules (SSHConfigQuoting), so
+    /// nothing in a value can become a line of its own; a server with a value that cannot be written is refused,
+    /// naming the server and the field.
+    static func sshConfig(_ servers: [Server]) throws -> String {
         var out = "# Exported by eSSH \(Subcommands.version)\n"
         for server in servers {
-            out += "\nHost \(server.name)\n    HostName \(server.host)\n"
+            func arg(_ field: String, _ value: String, _ expansion: SSHConfigQuoting.Expansion = .none) throws -> String {
+                do {
+                    return try SSHConfigQuoting.argument(value, expansion: expansion)
+                } catch {
+                    throw ValidationError("""
+                        Cannot export \(ControlCharacters.visible(server.name)): its \(field) \
+                        '\(ControlCharacters.visible(value))' cannot be written in ssh_config: \(error.reason). \
+                        Change it with essh servers edit, or export the others with --tag.
+                        """)
+                }
+            }
+            out += "\nHost \(try arg("name", server.name))\n    HostName \(try arg("host", server.host, .percentTokens))\n"
             if server.port != 22 { out += "    Port \(server.port)\n" }
-            if let user = server.user { out += "    User \(quoted(user))\n" }
+            if let user = server.user { out += "    User \(try arg("user", user))\n" }
             if server.auth == .key, let key = server.keyPath {
-                out += "    IdentityFile \(quoted(key))\n    IdentitiesOnly yes\n"
+                out += "    IdentityFile \(try arg("key path", key, .path))\n    IdentitiesOnly yes\n"
             }
             if server.auth == .password { out += "    PreferredAuthentications password,keyboard-interactive\n" }
             // eSSH's lists use OpenSSH's syntax; a +/-/^ change applies to OpenSSH's own defaults there.
-            for (keyword, value) in server.algorithms.configLines { out += "    \(keyword) \(value)\n" }
+            for (keyword, value) in server.algorithms.configLines {
+                out += "    \(keyword) \(try arg(keyword, value))\n"
+            }
         }
         return out
     }

@@ -170,7 +170,7 @@ struct ServersCommand: ParsableCommand {
             let inventory = try database.open()
             let servers = try CommandFailure.guarding { () throws(InventoryError) in try inventory.servers() }
             switch format {
-            case .sshConfig: TerminalOutput.write(ServerFormatting.sshConfig(servers))
+            case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")
             }
         }

@@ -285,19 +285,29 @@ public struct SSHConfigReader: Sendable {
     }
 
     /// A line as (lowercased keyword, arguments), or nil for blanks and comments. Accepts `Key value`,
-    /// `Key=value`, `Key = value` and double-quoted arguments.
+    /// `Key=value`, `Key = value`; arguments split as OpenSSH's argv_split does: `"…"` and `'…'` quote, `\\`,
+    /// `\"`, `\'` (and `\ ` outside quotes) are escapes, an unquoted `#` starting a word ends the line.
     static func split(line: String) -> (String, [String])? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         var words: [String] = []
         var current = ""
-        var inQuotes = false, hasWord = false, sawEquals = false
-        for c in trimmed {
-            if inQuotes {
-                if c == "\"" { inQuotes = false } else { current.append(c) }
-            } else if c == "\"" {
-                inQuotes = true
+        var quote: Character?
+        var hasWord = false, sawEquals = false
+        var chars = Array(trimmed)[...]
+        while let c = chars.popFirst() {
+            if c == "\\", let next = chars.first,
+               next == "\\" || next == "\"" || next == "'" || (quote == nil && next == " ") {
+                current.append(next)
+                chars = chars.dropFirst()
                 hasWord = true
+            } else if let open = quote {
+                if c == open { quote = nil } else { current.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                hasWord = true
+            } else if c == "#" && !hasWord && !words.isEmpty {
+                break
             } else if c == " " || c == "\t"
                         || (c == "=" && !sawEquals && (words.isEmpty || (words.count == 1 && !hasWord))) {
                 if c == "=" { sawEquals = true }

@@ -313,3 +313,50 @@ final class LockedList: @unchecked Sendable {
         #expect(list.out.contains("␛]0;owned␇"))
     }
 }
+
+/// `servers export` writes values ssh_config reads back exactly; a value that cannot be written is refused.
+@Suite struct ServersExportQuotingTests {
+    @Test func aKeyPathWithQuotesAndSpacesRoundTripsThroughOpenSSH() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        let key = dir.path + "/my keys/id \"work\" 100%"
+        let add = try Binary.runEssh(["servers", "add", "w", "--host", "w.example", "--auth", "key", "--key", key],
+                                     environment: env)
+        #expect(add.status == 0, "\(add.err)")
+        let export = try Binary.runEssh(["servers", "export"], environment: env)
+        #expect(export.status == 0, "\(export.err)")
+        try export.out.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        // OpenSSH's own reading of the file.
+        let g = try Binary.run("/usr/bin/ssh", ["-G", "-F", dir.file("config"), "w"], environment: ["HOME": dir.path])
+        #expect(g.status == 0, "\(g.err)")
+        let identity = g.out.split(separator: "\n").first { $0.hasPrefix("identityfile ") }
+        // ssh -G shows the value before % tokens are expanded (at use, %% becomes %).
+        #expect(identity.map { String($0.dropFirst("identityfile ".count)) }
+                == key.replacingOccurrences(of: "%", with: "%%"), "\(export.out)")
+        #expect(!g.out.contains("proxycommand"))
+        // And eSSH's own import reads it back the same.
+        let env2 = ["ESSH_DB": dir.file("again.db"), "HOME": dir.path]
+        let imported = try Binary.runEssh(["servers", "import-ssh-config", dir.file("config")], environment: env2)
+        #expect(imported.status == 0, "\(imported.err)")
+        let json = try Binary.runEssh(["servers", "list", "--json"], environment: env2)
+        let servers = (try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["servers"] as? [[String: Any]]
+        #expect(servers?.first?["key"] as? String == key)
+    }
+
+    @Test func aValueThatCannotBeWrittenIsRefusedNamingTheServer() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        #expect(try Binary.runEssh(["servers", "add", "old", "--host", "h", "--auth", "key", "--key", "/k"],
+                                   environment: env).status == 0)
+        // A database from before the input rule, holding a key path with a line break.
+        let sql = try Binary.run("/usr/bin/sqlite3", [dir.file("essh.db"),
+                                                      "UPDATE server SET keyPath = '/k\"' || char(10) || 'ProxyCommand touch /tmp/pwned'"])
+        try #require(sql.status == 0, "\(sql.err)")
+        let export = try Binary.runEssh(["servers", "export"], environment: env)
+        #expect(export.status != 0)
+        #expect(!export.out.contains("ProxyCommand"), "nothing half-written")
+        #expect(export.err.contains("Cannot export old"), "\(export.err)")
+    }
+}
