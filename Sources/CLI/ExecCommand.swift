@@ -3,6 +3,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LocalProcess
+import Logging
 import Mail
 import SSH
 
@@ -75,14 +76,16 @@ struct ExecCommand: ParsableCommand {
         let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }
         if isFleet { return try FleetExec(exec: self, mail: mail).run() }
         guard let dest else { return }
-        try connection.withSession(dest) { session, target, cancel, _ in
+        try connection.withSession(dest) { session, target, cancel, log in
             target.recordConnection()
-            try runCommand(session, target: target, cancel: cancel, mail: mail)
+            try runCommand(session, target: target, cancel: cancel, mail: mail, log: log)
         }
     }
 
+    /// Runs the command. Ctrl-C (SIGINT, SIGTERM, SIGHUP) and --timeout cancel it; `session.run` then stops it on
+    /// the server (INT, TERM, KILL) before returning, so essh exits only after the signals went out.
     private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation,
-                            mail: ExecMail?) throws {
+                            mail: ExecMail?, log: Logger) throws {
         // A command line is what a shell would see: words joined by spaces, as ssh does.
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
@@ -108,6 +111,7 @@ struct ExecCommand: ParsableCommand {
             throw ExitCode(exit.exitCode)
         } catch let error as SSHError {
             session.disconnect()
+            log.debug("\(error.kind.rawValue): \(error.detail)")
             if error.kind == .cancelled && brokenPipe { throw ExitCode(141) }
             let status = ResolvedConnection.exitStatus(for: error)
             // What arrived before the timeout, the interruption or the lost connection is mailed too.

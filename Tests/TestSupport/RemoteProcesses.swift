@@ -20,9 +20,9 @@ public enum RemoteProcesses {
         return found.out.split(separator: "\n").compactMap { Int32($0) }
     }
 
-    /// Waits up to `timeout` seconds until at least one such process runs; true when one does.
-    public static func waitUntilRunning(_ marker: String, user: String, timeout: Double = 10) -> Bool {
-        waitUntil(timeout) { !pids(marker, user: user).isEmpty }
+    /// Waits up to `timeout` seconds until at least `count` such processes run; true when they do.
+    public static func waitUntilRunning(_ marker: String, user: String, count: Int = 1, timeout: Double = 10) -> Bool {
+        waitUntil(timeout) { pids(marker, user: user).count >= count }
     }
 
     /// Waits up to `timeout` seconds until no such process is left; true when none is.
