@@ -16,7 +16,10 @@ struct ExecCommand: ParsableCommand {
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
-            130 when interrupted; 255 when connecting or logging in failed. --mail mails what arrived also when the \
+            130 when interrupted; 255 when connecting or logging in failed. A command stopped by --timeout or \
+            Ctrl-C is sent INT on the server, then TERM, then KILL, half a second apart, until it ends; then the \
+            channel is closed (where the server ignores signals, as OpenSSH does for root, a command that writes \
+            nothing goes on running). --mail mails what arrived also when the \
             command did not finish (--timeout, interrupted, connection lost; the status block says so). With --mail: \
             75 when the mail was not sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
             Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
