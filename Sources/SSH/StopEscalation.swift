@@ -6,17 +6,22 @@
 public struct StopEscalation: Sendable, Equatable {
     /// One signal (its RFC 4254 name, without `SIG`) and the seconds to wait for the command to end after it.
     public struct Step: Sendable, Equatable {
+        /// The signal's name as RFC 4254 spells it (`INT`, `TERM`, `KILL`; OpenSSH also takes HUP, QUIT, USR1, USR2).
         public var signal: String
+        /// Seconds to wait for the command to end before the next step (or the close).
         public var grace: Double
 
+        /// A step: send `signal`, then wait up to `grace` seconds.
         public init(_ signal: String, grace: Double) {
             self.signal = signal
             self.grace = grace
         }
     }
 
+    /// The signals in the order they are sent, each with its wait.
     public var steps: [Step]
 
+    /// An escalation of these steps (none: the channel is only closed).
     public init(steps: [Step]) { self.steps = steps }
 
     /// INT, then TERM, then KILL, half a second apart; the channel is closed at most 1.5 s after the stop began.

@@ -7,25 +7,11 @@ import TestSupport
 /// looked for with `pgrep -u essh-test -f MARKER`.
 @Suite("essh TUI stops remote commands")
 struct TUIRemoteSignalTests {
-    /// essh on `box`, in a session (the command line waiting).
-    private static func session() throws -> EsshInTmux {
-        let essh = try EsshInTmux(servers: [.box()])
-        do {
-            try essh.tmux.waitFor(text: "box")
-            try essh.tmux.press("Enter")
-            try essh.tmux.waitFor(text: "Type a command")
-        } catch {
-            essh.stop()
-            throw error
-        }
-        return essh
-    }
-
     @Test func escStopsTheCommandOnTheServer() throws {
         let s = try TestServers.require()
         let marker = RemoteProcesses.marker("tui-esc")
         defer { RemoteProcesses.kill(marker, user: s.user) }
-        let essh = try Self.session()
+        let essh = try EsshInTmux.inSession()
         defer { essh.stop() }
         let tmux = essh.tmux
         try tmux.enter(RemoteProcesses.sleeper(marker))
@@ -46,7 +32,7 @@ struct TUIRemoteSignalTests {
         let s = try TestServers.require()
         let marker = RemoteProcesses.marker("tui-stubborn")
         defer { RemoteProcesses.kill(marker, user: s.user) }
-        let essh = try Self.session()
+        let essh = try EsshInTmux.inSession()
         defer { essh.stop() }
         let tmux = essh.tmux
         try tmux.enter("trap '' INT TERM; (\(RemoteProcesses.sleeper(marker)))")

@@ -39,6 +39,16 @@ import TestSupport
         #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "still running on the server")
     }
 
+    /// Waits until `processes` processes carrying `marker` run on the server, types Ctrl-C in essh's terminal and
+    /// waits for essh to exit with 130; returns the screen and the seconds from the key to the exit.
+    func interrupt(_ essh: EsshInTmux, marker: String, user: String, processes: Int) throws -> ([String], Double) {
+        #expect(RemoteProcesses.waitUntilRunning(marker, user: user, count: processes), "the command did not start")
+        let pressed = Date()
+        try essh.tmux.press("C-c")
+        let screen = try essh.waitForExit(130, timeout: 10)
+        return (screen, Date().timeIntervalSince(pressed))
+    }
+
     /// Ctrl-C typed in a real terminal: essh waits for the escalation before it exits, or the KILL that ends this
     /// command would never be sent.
     @Test func ctrlCStopsTheRemoteCommandBeforeEsshExits() throws {
@@ -49,11 +59,8 @@ import TestSupport
             + " \"\(stubborn(marker))\""
         let essh = try EsshInTmux(arguments: arguments)
         defer { essh.stop() }
-        #expect(RemoteProcesses.waitUntilRunning(marker, user: s.user, count: 2), "the command did not start")
-        let pressed = Date()
-        try essh.tmux.press("C-c")
-        try essh.waitForExit(130, timeout: 10)
-        let took = Date().timeIntervalSince(pressed)
+        // The shell and its sleep.
+        let (_, took) = try interrupt(essh, marker: marker, user: s.user, processes: 2)
         #expect(took < 3, "took \(took) s")
         #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "still running on the server")
     }
@@ -68,9 +75,7 @@ import TestSupport
             arguments: "exec --tag web --known-hosts \(s.knownHosts) -- \"\(stubborn(marker))\"")
         defer { essh.stop() }
         // A shell and its sleep per server.
-        #expect(RemoteProcesses.waitUntilRunning(marker, user: s.user, count: 4), "the commands did not start")
-        try essh.tmux.press("C-c")
-        let screen = try essh.waitForExit(130, timeout: 10)
+        let (screen, _) = try interrupt(essh, marker: marker, user: s.user, processes: 4)
         #expect(screen.joined(separator: "\n").contains("2 cancelled"), "\(screen.joined(separator: "\n"))")
         #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "still running on the server")
     }
