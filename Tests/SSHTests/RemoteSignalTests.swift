@@ -114,6 +114,29 @@ import TestSupport
         #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "still running on the server")
     }
 
+    /// Cancels at moments from 0 to 6 ms after `run` began, 0.2 ms apart — while the channel opens, while the exec
+    /// request waits for its answer (on loopback that window is about a millisecond wide), while the command runs:
+    /// whenever the command did start, it is gone afterwards.
+    @Test func aCancelAtAnyMomentLeavesNothingRunning() throws {
+        let s = try TestServers.require()
+        let session = try connect(s)
+        var whileStarting = 0
+        for step in 0..<30 {
+            let marker = RemoteProcesses.marker("race")
+            defer { RemoteProcesses.kill(marker, user: s.user) }
+            let cancel = try Cancellation()
+            DispatchQueue.global().asyncAfter(deadline: .now() + Double(step) * 0.0002) { cancel.cancel() }
+            let error = sshError { _ = try session.run(RemoteProcesses.sleeper(marker), cancel: cancel) { _, _ in } }
+            #expect(error?.kind == .cancelled)
+            if error?.message == "Cancelled while starting the command." { whileStarting += 1 }
+            #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "left running (cancel at \(step) × 0.2 ms)")
+        }
+        // Not asserted (it depends on the machine's speed); seen: 4 to 6 of the 30 land in the exec request, and
+        // with the command left unstopped there, this test failed on each of them.
+        print("RemoteSignalTests: \(whileStarting) of 30 cancels landed while the command was starting")
+        #expect(try session.capture("echo still here").stdout == Array("still here\n".utf8))
+    }
+
     /// The behaviour the escalation exists for, and proof that the checks above can fail: without a PTY, sshd does
     /// not stop a command whose channel is closed (a command that never writes runs on).
     @Test func closingTheChannelAloneLeavesTheCommandRunning() throws {
