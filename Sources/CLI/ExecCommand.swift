@@ -3,6 +3,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LocalProcess
+import Logging
 import Mail
 import SSH
 import TextWidth
@@ -16,7 +17,10 @@ struct ExecCommand: ParsableCommand {
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
             as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
-            130 when interrupted; 255 when connecting or logging in failed. --mail mails what arrived also when the \
+            130 when interrupted; 255 when connecting or logging in failed. A command stopped by --timeout or \
+            Ctrl-C is sent INT on the server, then TERM, then KILL, half a second apart, until it ends; then the \
+            channel is closed (where the server ignores signals, as OpenSSH does for root, a command that writes \
+            nothing goes on running). --mail mails what arrived also when the \
             command did not finish (--timeout, interrupted, connection lost; the status block says so). With --mail: \
             75 when the mail was not sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
             Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
@@ -76,14 +80,16 @@ struct ExecCommand: ParsableCommand {
         let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }
         if isFleet { return try FleetExec(exec: self, mail: mail).run() }
         guard let dest else { return }
-        try connection.withSession(dest) { session, target, cancel, _ in
+        try connection.withSession(dest) { session, target, cancel, log in
             target.recordConnection()
-            try runCommand(session, target: target, cancel: cancel, mail: mail)
+            try runCommand(session, target: target, cancel: cancel, mail: mail, log: log)
         }
     }
 
+    /// Runs the command. Ctrl-C (SIGINT, SIGTERM, SIGHUP) and --timeout cancel it; `session.run` then stops it on
+    /// the server (INT, TERM, KILL) before returning, so essh exits only after the signals went out.
     private func runCommand(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation,
-                            mail: ExecMail?) throws {
+                            mail: ExecMail?, log: Logger) throws {
         // A command line is what a shell would see: words joined by spaces, as ssh does.
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
@@ -109,6 +115,7 @@ struct ExecCommand: ParsableCommand {
             throw ExitCode(exit.exitCode)
         } catch let error as SSHError {
             session.disconnect()
+            log.debug("\(error.kind.rawValue): \(error.detail)")
             if error.kind == .cancelled && brokenPipe { throw ExitCode(141) }
             let status = ResolvedConnection.exitStatus(for: error)
             // What arrived before the timeout, the interruption or the lost connection is mailed too.

@@ -17,9 +17,12 @@ extension SSHSession {
     /// Runs `command` on a new channel, streaming stdout and stderr to `output` as raw bytes as they arrive, and
     /// returns how it ended. `timeout` (seconds, nil for none) bounds the whole command; `cancel` stops it at once.
     /// Both streams are drained together, so a command writing megabytes to both never stalls.
+    /// When the command does not finish (cancel, timeout, an error other than a broken connection), it is stopped on
+    /// the server as `stop` says (INT, TERM, KILL; at most `stop.limit` seconds, before this returns) and the channel
+    /// is closed; the thrown error's `detail` says what the stop saw.
     /// Commands on one session run one at a time (libssh2 allows one thread per session).
     public func run(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
-                    cancel: Cancellation? = nil,
+                    cancel: Cancellation? = nil, stop: StopEscalation = .standard,
                     output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
         lock.lock()
         defer { lock.unlock() }
@@ -30,16 +33,36 @@ extension SSHSession {
         let channel = try openChannel(io: io)
         var finished = false
         defer { releaseChannel(channel, io: io, graceful: finished) }
+        var started = false
         do throws(SSHError) {
-            try io.call("starting the command") {
-                libssh2_channel_process_startup(channel, "exec", 4, command, UInt32(command.utf8.count))
-            }
+            try startCommand(command, channel: channel, io: io, started: &started)
             let exit = try pump(channel: channel, io: io, input: input, deadline: deadline, timeout: timeout,
                                 output: output)
             finished = true
             return exit
         } catch {
             if error.kind == .disconnected { markBroken() }
+            // eSSH gives up on the command: make sure it does not go on running on the server.
+            guard started else { throw error }
+            let report = stopRemoteCommand(channel, stop)
+            let detail = [error.detail, report.description].filter { !$0.isEmpty }.joined(separator: "; ")
+            throw SSHError(error.kind, detail, error.message)
+        }
+    }
+
+    /// Sends the exec request and waits for its answer, setting `started` once the server accepted it. A cancel while
+    /// waiting leaves the request possibly out and the command possibly running: the answer is then awaited a little
+    /// longer (1 s, no cancel), so that a command that did start is known to have started and gets stopped; the
+    /// cancel is thrown either way.
+    private func startCommand(_ command: String, channel: OpaquePointer, io: SessionIO,
+                              started: inout Bool) throws(SSHError) {
+        let startup = { libssh2_channel_process_startup(channel, "exec", 4, command, UInt32(command.utf8.count)) }
+        do throws(SSHError) {
+            try io.call("starting the command", startup)
+            started = true
+        } catch where error.kind == .cancelled {
+            let answer = SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 1)
+            started = (try? answer.call("starting the command", startup)) != nil
             throw error
         }
     }
@@ -194,14 +217,7 @@ extension SSHSession {
     }
 
     func exitOf(_ channel: OpaquePointer) -> CommandExit {
-        var signalName: UnsafeMutablePointer<CChar>?
-        var signalLength = 0
-        _ = libssh2_channel_get_exit_signal(channel, &signalName, &signalLength, nil, nil, nil, nil)
-        var signal: String?
-        if let signalName, signalLength > 0 {
-            signal = String(decoding: UnsafeRawBufferPointer(start: signalName, count: signalLength), as: UTF8.self)
-        }
-        if let signalName { libssh2_free(raw, signalName) }
+        let signal = Self.exitSignal(channel, raw: raw)
         // libssh2 reports 0 when no exit-status came; only trust it without a signal.
         let status = libssh2_channel_get_exit_status(channel)
         return CommandExit(status: signal == nil ? status : nil, signal: signal)

@@ -7,19 +7,7 @@ import TestSupport
 @Suite("essh TUI session under stress")
 struct TUISessionStressTests {
     /// essh on `box`, in a session (the command line waiting).
-    private static func start() throws -> EsshInTmux {
-        let essh = try EsshInTmux(servers: [.box()])
-        let tmux = essh.tmux
-        do {
-            try tmux.waitFor(text: "box")
-            try tmux.press("Enter")
-            try tmux.waitFor(text: "Type a command")
-        } catch {
-            essh.stop()
-            throw error
-        }
-        return essh
-    }
+    private static func start() throws -> EsshInTmux { try EsshInTmux.inSession() }
 
     /// Ends the session and quits, checking the program exits cleanly.
     private static func finish(_ essh: EsshInTmux) throws {

@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import Inventory
 import SSH
+import Synchronization
 import Testing
 @testable import App
 
@@ -43,6 +44,33 @@ struct FleetWorkerTests {
             Issue.record("the run ends last: \(messages)")
             return
         }
+    }
+
+    /// Waits for its cancel, then takes a while to end (as `SSHSession.run` does while it stops the remote command).
+    final class SlowToStop: FleetExecutor {
+        let stopped = Mutex(false)
+        func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                     cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+            throws(FleetFailure) -> CommandExit {
+            var probe = pollfd(fd: cancel.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&probe, 1, 10_000)
+            usleep(600_000)
+            stopped.withLock { $0 = true }
+            throw FleetFailure(.command, SSHError(.cancelled, "", "The command was cancelled."))
+        }
+    }
+
+    @Test func quittingWaitsForACancelledRunToStopItsServers() {
+        let posted = Posted()
+        let executor = SlowToStop()
+        let worker = FleetWorker(post: posted.post, environment: ["HOME": "/nonexistent"], localUser: "me",
+                                 executor: executor)
+        worker.run(id: 1, targets: [target("web", auth: .agent)], command: "sleep 300", knownHosts: "", parallel: 1,
+                   timeout: 60, password: nil)
+        _ = posted.wait { $0.contains { if case .fleetStarted = $0 { true } else { false } } }
+        worker.cancel()
+        #expect(worker.waitUntilIdle(seconds: 3))
+        #expect(executor.stopped.withLock { $0 }, "waited until the server's command was stopped")
     }
 
     @Test func thePasswordGoesOnlyToServersThatLogInWithOne() {

@@ -98,6 +98,21 @@ public final class EsshInTmux: Sendable {
         }
     }
 
+    /// essh with `server` saved, in a session on it (selected, Enter, the command line waiting); essh is stopped
+    /// again when the session does not open.
+    public static func inSession(_ server: Server = .box()) throws -> EsshInTmux {
+        let essh = try EsshInTmux(servers: [server])
+        do {
+            try essh.tmux.waitFor(text: server.name)
+            try essh.tmux.press("Enter")
+            try essh.tmux.waitFor(text: "Type a command")
+        } catch {
+            essh.stop()
+            throw error
+        }
+        return essh
+    }
+
     /// Ends tmux (and essh with it) and removes the folder unless the caller gave it.
     public func stop() {
         tmux.kill()

@@ -9,7 +9,9 @@ extension TmuxSession {
     ///     TTY-SANE|TTY-RAW                         (whether it left the terminal without echo, lines or signals)
     ///
     /// and keep the pane open for the test to read. `arguments` is shell text, as typed after the program's
-    /// name (a test may use quotes and `$(…)`); every other value is quoted here.
+    /// name (a test may use quotes and `$(…)`); every other value is quoted here. `sh` itself survives a Ctrl-C typed
+    /// in the pane (`trap : INT`; the program still gets SIGINT with its default meaning, a trap is not inherited),
+    /// so the marker says how the program ended on Ctrl-C instead of the pane closing with `sh`.
     public static func launch(_ program: String, arguments: String = "", in directory: String? = nil,
                               environment: [String: String] = [:], unset: [String] = [],
                               exitMarker: String = "EXIT=", width: Int = 120, height: Int = 35) throws -> TmuxSession
@@ -21,7 +23,7 @@ extension TmuxSession {
         let run = (["env"] + assignments + [shellQuoted(program)]).joined(separator: " ")
             + (arguments.isEmpty ? "" : " " + arguments)
         let script = (directory.map { "cd \(shellQuoted($0)) || exit 97; " } ?? "")
-            + "before=$(stty -g); \(run); rc=$?; after=$(stty -g); "
+            + "trap : INT; before=$(stty -g); \(run); rc=$?; after=$(stty -g); "
             + "if [ \"$before\" = \"$after\" ]; then r=yes; else r=no; fi; "
             + "printf '%s%s RESTORED=%s\\n' \(shellQuoted(exitMarker)) \"$rc\" \"$r\"; "
             + "if stty -a | grep -Eqw -- '-icanon|-echo|-isig'; then echo TTY-RAW; else echo TTY-SANE; fi; "

@@ -79,12 +79,14 @@ final class LiveEffects: EffectHandler {
         }
     }
 
-    /// Waits (bounded) for the session to say goodbye to the server and the store to finish before the process
-    /// exits.
+    /// Waits (bounded) for a running command and fleet run to be stopped on their servers (INT, TERM, KILL: at most
+    /// 1.5 s, see `StopEscalation`), the session to say goodbye to the server and the store to finish before the
+    /// process exits.
     func finish() {
         fleet.cancel()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)
+        fleet.waitUntilIdle(seconds: 3)
         store.waitUntilIdle(seconds: 3)
     }
 

@@ -15,6 +15,9 @@ final class FleetWorker: Sendable {
     private let executor: any FleetExecutor
     /// The runs in progress, so Esc (or quitting) can cancel them from the UI thread.
     private let runners = Mutex<[ObjectIdentifier: FleetRunner]>([:])
+    /// Entered by each run's thread until it ends, so quitting can wait for cancelled runs to stop their servers'
+    /// commands (`SSHSession.run` signals them before it returns).
+    private let running = DispatchGroup()
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
          executor: any FleetExecutor = SSHFleetExecutor()) {
@@ -55,7 +58,9 @@ final class FleetWorker: Sendable {
         let fits = max(1, FleetRunner.fit(parallel, openFiles: FileDescriptorLimit.raiseToHard()).parallel)
         let runner = FleetRunner(executor: executor, options: .init(parallel: fits, timeout: timeout))
         runners.withLock { $0[ObjectIdentifier(runner)] = runner }
+        running.enter()
         let thread = Thread { [self] in
+            defer { running.leave() }
             _ = runner.run(fleetTargets, command: command,
                            onStart: { [self] index in post(.fleetStarted(id: id, index: index)) },
                            onFinish: { [self] index, result in post(.fleetResult(id: id, index: index, result)) })
@@ -68,5 +73,11 @@ final class FleetWorker: Sendable {
     /// Stops the servers of every run still running (what finished is kept).
     func cancel() {
         for runner in runners.withLock({ Array($0.values) }) { runner.cancel() }
+    }
+
+    /// Waits at most `seconds` for every run to end; true when none is left.
+    @discardableResult
+    func waitUntilIdle(seconds: Double) -> Bool {
+        running.wait(timeout: .now() + seconds) == .success
     }
 }
