@@ -88,7 +88,7 @@ let mailTargets: [Target] = [
 // CEpoll: epoll and eventfd headers (in libc, so nothing to link); only Reachability imports it.
 let reachabilityTargets: [Target] = [
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-    .target(name: "Reachability", dependencies: ["CEpoll"]),
+    .target(name: "Reachability", dependencies: ["CEpoll", "Basics"]),
     .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
 ]
 

@@ -32,13 +32,12 @@ public struct CommandReport: Sendable, Equatable {
         self.duration = duration
     }
 
-    /// `essh: COMMAND on SERVER`, with control characters of the command shown as spaces (a subject is one line).
+    /// `essh: COMMAND on SERVER`, with control characters of the command and of the server's name shown as spaces
+    /// (a subject is one line; a name saved before names were checked must not make every mail fail).
     public var defaultSubject: String {
-        let line = String(String.UnicodeScalarView(command.unicodeScalars.map {
-            HeaderSafety.isForbidden($0) ? " " : $0
-        }))
+        let line = HeaderSafety.oneLine(command)
         let short = line.count > 120 ? String(line.prefix(119)) + "…" : line
-        return "essh: \(short) on \(server)"
+        return "essh: \(short) on \(HeaderSafety.oneLine(server))"
     }
 
     /// How the command ended, in words.

@@ -19,6 +19,13 @@ public enum HeaderSafety {
             """)
     }
 
+    /// `text` made one line for a header eSSH writes itself (a default Subject): every forbidden character becomes a
+    /// space. What flows in from elsewhere (a server's name, the command) is cleaned, never a reason to refuse the
+    /// user's mail; what the user typed into a header is checked with `check` and refused instead.
+    public static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isForbidden($0) ? " " : $0 }))
+    }
+
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029

@@ -1,4 +1,8 @@
-/// Decides from the first bytes a server sends whether it speaks SSH (RFC 4253 section 4.2). Pure.
+import Basics
+
+/// Decides from the first bytes a server sends whether it speaks SSH: Basics.SSHIdentification's rule (RFC 4253
+/// §4.2: other lines may come before `SSH-…`, as OpenSSH accepts), with at most `maxReceived` bytes held per target
+/// (a check of thousands of servers keeps little of each). Pure.
 enum BannerParser {
     enum Verdict: Equatable {
         case needMore
@@ -6,27 +10,27 @@ enum BannerParser {
         case notSSH(String)
     }
 
-    /// An identification line is at most 255 bytes; past this without a line end it is not SSH.
-    static let maxLine = 255
+    /// The longest identification line; the check's reads stop at a line end or here and judge.
+    static let maxLine = SSHIdentification.maxIdentificationLength
+    /// Bytes of text before the identification a check reads before it calls the server not SSH.
+    static let maxReceived = 64 * 1024
 
     static func verdict(_ bytes: [UInt8], ended: Bool) -> Verdict {
-        if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-            return classify(Array(bytes[..<newline]))
+        switch SSHIdentification.scan(bytes, ended: ended) {
+        case .found(let line, _, _):
+            return .ssh(line)
+        case .refused(_, let firstLine):
+            return .notSSH(firstLine)
+        case .needMore:
+            if bytes.count > maxReceived { return .notSSH(firstLine(bytes)) }
+            return .needMore
         }
-        if bytes.count > maxLine { return .notSSH(sanitise(bytes)) }
-        // The peer closed after a partial line: judge what came.
-        if ended { return bytes.isEmpty ? .notSSH("") : classify(bytes) }
-        return .needMore
-    }
-
-    static func classify(_ line: [UInt8]) -> Verdict {
-        let text = sanitise(line)
-        return line.starts(with: Array("SSH-".utf8)) ? .ssh(text) : .notSSH(text)
     }
 
     /// Printable ASCII only, at most `maxLine` characters: banners end up in terminals and JSON.
-    static func sanitise(_ bytes: [UInt8]) -> String {
-        let kept = bytes.lazy.filter { (0x20...0x7E).contains($0) }.prefix(maxLine)
-        return String(decoding: Array(kept), as: UTF8.self)
+    static func sanitise(_ bytes: [UInt8]) -> String { SSHIdentification.printable(bytes) }
+
+    static func firstLine(_ bytes: [UInt8]) -> String {
+        sanitise(Array(bytes.prefix { $0 != UInt8(ascii: "\n") }))
     }
 }

@@ -269,7 +269,8 @@ final class CheckLoop {
             let n = read(fd, &buffer, buffer.count)
             if n > 0 {
                 attempt.received.append(contentsOf: buffer[0..<n])
-                if attempt.received.count > BannerParser.maxLine || buffer[0..<n].contains(UInt8(ascii: "\n")) { break }
+                // A line end, or enough to judge: the verdict decides whether to read on (lines before `SSH-`).
+                if attempt.received.count > BannerParser.maxReceived || buffer[0..<n].contains(UInt8(ascii: "\n")) { break }
                 continue
             }
             if n == 0 {

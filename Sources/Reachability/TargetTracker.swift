@@ -164,7 +164,7 @@ struct TargetTracker {
             return CheckOutcome(index: index, target: targets[index], status: .timeout,
                                 error: "no answer within \(timeoutText)", address: address)
         }
-        let partial = BannerParser.sanitise(received)
+        let partial = BannerParser.firstLine(received)
         return CheckOutcome(index: index, target: targets[index], status: .notSSH,
                             latencyMs: Self.milliseconds(connectNanos), banner: partial.isEmpty ? nil : partial,
                             error: "port open, but no SSH banner within \(timeoutText)", address: address)
@@ -196,7 +196,7 @@ struct TargetTracker {
         case .notSSH(let line):
             let why = line.isEmpty
                 ? "port open, but the connection closed without an SSH banner" + (resetText.map { " (\($0))" } ?? "")
-                : "port open, but the server sent a line that is not an SSH banner"
+                : "port open, but the server sent text that is not an SSH banner"
             return CheckOutcome(index: index, target: targets[index], status: .notSSH, latencyMs: latency,
                                 banner: line.isEmpty ? nil : line, error: why, address: address)
         }

@@ -55,6 +55,8 @@ public final class SSHSession: @unchecked Sendable {
             let offered = setPreferences(raw, options.algorithms,
                                          knownTypes: knownHosts.knownTypes(host: options.host, port: options.port))
             onStage(.handshaking)
+            try IdentificationWait.skipPreamble(fd: fd, host: options.host, port: options.port,
+                                                timeout: options.connectTimeout, cancel: cancel)
             let rc = try io.call("handshake", allowNegative: true) { libssh2_session_handshake(raw, fd) }
             if rc < 0 {
                 throw handshakeFailure(io.error("handshake", rc), rc: rc, offered: offered, options: options,

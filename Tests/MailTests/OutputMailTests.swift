@@ -228,4 +228,15 @@ import Testing
         r.command = "printf 'a\\n'\tls"
         #expect(r.defaultSubject == "essh: printf 'a\\n' ls on web1")
     }
+
+    /// A server name holding a control character (saved before names were checked) still makes a mail that can be
+    /// built and sent: the default Subject is cleaned, not refused (issue 13 §8).
+    @Test func aServerNameWithAControlCharacterMakesAOneLineSubject() throws {
+        var r = report
+        r.server = "web\u{1B}]0;x\u{07}\n1"
+        #expect(r.defaultSubject == "essh: \(r.command) on web ]0;x  1")
+        let mail = OutputMail(from: "essh@example.org", to: ["ops@example.org"], subject: r.defaultSubject,
+                              report: r, output: Array("out\n".utf8), maxInline: 1 << 20)
+        #expect(throws: Never.self) { _ = try mail.compose() }
+    }
 }

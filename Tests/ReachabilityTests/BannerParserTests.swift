@@ -13,8 +13,20 @@ import Testing
         #expect(BannerParser.verdict(bytes("SSH-2.0-Open"), ended: false) == .needMore)
     }
 
-    @Test func anotherProtocolsLineIsNotSSH() {
-        #expect(BannerParser.verdict(bytes("220 mail ESMTP\r\n"), ended: false) == .notSSH("220 mail ESMTP"))
+    /// RFC 4253 §4.2: other lines may come first; a server that sends only such lines and waits (an SMTP server)
+    /// is judged when it closes or the check's time is up (not SSH, with its first line).
+    @Test func otherLinesMayComeBeforeTheIdentification() {
+        #expect(BannerParser.verdict(bytes("Welcome\r\nauthorised use only\r\nSSH-2.0-OpenSSH_9.2\r\n"), ended: false)
+                == .ssh("SSH-2.0-OpenSSH_9.2"))
+        #expect(BannerParser.verdict(bytes("220 mail ESMTP\r\n"), ended: false) == .needMore)
+        #expect(BannerParser.verdict(bytes("220 mail ESMTP\r\n"), ended: true) == .notSSH("220 mail ESMTP"))
+    }
+
+    @Test func tooManyLinesOrTooMuchTextIsNotSSH() {
+        let lines = String(repeating: "x\n", count: 1025)
+        #expect(BannerParser.verdict(bytes(lines), ended: false) == .notSSH("x"))
+        let text = [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)
+        guard case .notSSH = BannerParser.verdict(text, ended: false) else { Issue.record("expected notSSH"); return }
     }
 
     @Test func aClosedConnectionWithNothingIsNotSSH() {
@@ -22,7 +34,7 @@ import Testing
     }
 
     @Test func anOverlongLineWithoutEndIsNotSSH() {
-        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 300)
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 9000)
         guard case .notSSH(let text) = BannerParser.verdict(long, ended: false) else {
             Issue.record("expected notSSH")
             return

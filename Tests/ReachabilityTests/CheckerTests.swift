@@ -39,6 +39,17 @@ import TestSupport
         #expect(outcome.banner == "220 mail.example ESMTP ready")
     }
 
+    /// RFC 4253 §4.2: a server may send other lines before `SSH-`; OpenSSH accepts them and so does the check.
+    @Test func linesBeforeTheIdentificationAreOnline() throws {
+        let ssh = try LoopbackListener(.sends("SSH-2.0-Behind_1.0"))
+        defer { ssh.close() }
+        let relay = try PreambleRelay(preamble: "Welcome\r\nAuthorised use only\r\n", targetPort: ssh.port)
+        defer { relay.close() }
+        let outcome = try checkOne("127.0.0.1", relay.port)
+        #expect(outcome.status == .online, "\(outcome)")
+        #expect(outcome.banner == "SSH-2.0-Behind_1.0")
+    }
+
     @Test func aClosedPortIsRefused() throws {
         let outcome = try checkOne("127.0.0.1", try LoopbackListener.closedPort())
         #expect(outcome.status == .refused)

@@ -112,8 +112,13 @@ import Testing
         #expect(closed?.status == .notSSH)
         #expect(closed?.error
             == "port open, but the connection closed without an SSH banner (connection reset by peer)")
-        let http = tracker.banner(0, received: Array("HTTP/1.1 400 Bad Request\r\n".utf8), ended: false,
+        // Other lines may precede the identification (RFC 4253 §4.2): judged once the server closes.
+        let open = tracker.banner(0, received: Array("HTTP/1.1 400 Bad Request\r\n".utf8), ended: false,
                                   resetText: nil, connectNanos: 0, address: "a")
-        #expect(http?.status == .notSSH && http?.error == "port open, but the server sent a line that is not an SSH banner")
+        #expect(open == nil)
+        let http = tracker.banner(0, received: Array("HTTP/1.1 400 Bad Request\r\n".utf8), ended: true,
+                                  resetText: nil, connectNanos: 0, address: "a")
+        #expect(http?.status == .notSSH && http?.banner == "HTTP/1.1 400 Bad Request"
+                && http?.error == "port open, but the server sent text that is not an SSH banner")
     }
 }

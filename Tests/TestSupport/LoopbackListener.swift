@@ -11,6 +11,9 @@ public final class LoopbackListener: @unchecked Sendable {
         case silent
         /// Listens with backlog 0, never accepts; filled by connections first, so later SYNs are dropped.
         case backlogFull
+        /// Accepts and writes `text` over and over, never a line end, until the client goes away (a hostile peer
+        /// streaming bytes instead of an SSH identification).
+        case floods(String)
     }
 
     public let port: Int
@@ -63,6 +66,8 @@ public final class LoopbackListener: @unchecked Sendable {
             Thread { [self] in acceptLoop(write: data) }.start()
         case .silent:
             Thread { [self] in acceptLoop(write: nil) }.start()
+        case .floods(let text):
+            Thread { [self] in acceptLoop(write: nil, flood: Array(text.utf8)) }.start()
         }
     }
 
@@ -100,7 +105,13 @@ public final class LoopbackListener: @unchecked Sendable {
 
     deinit { close() }
 
-    private func acceptLoop(write data: [UInt8]?) {
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    private func acceptLoop(write data: [UInt8]?, flood: [UInt8]? = nil) {
         defer { Glibc.close(fd) }
         while true {
             lock.lock()
@@ -113,6 +124,12 @@ public final class LoopbackListener: @unchecked Sendable {
                 return
             }
             if let data { _ = data.withUnsafeBytes { Glibc.write(client, $0.baseAddress, $0.count) } }
+            if let flood {
+                let chunk = Array(repeating: flood, count: max(1, 4096 / max(flood.count, 1))).flatMap { $0 }
+                Thread { [self] in
+                    while !isClosed, chunk.withUnsafeBytes({ Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
+                }.start()
+            }
             lock.lock()
             if closed {
                 lock.unlock()
@@ -124,7 +141,7 @@ public final class LoopbackListener: @unchecked Sendable {
         }
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
