@@ -35,6 +35,18 @@ struct ServersUpdateTests {
         #expect(Fixtures.keys(&state, .character("c")).isEmpty, "a second c while checking starts nothing")
     }
 
+    /// A check started on the servers screen that ends once a session is open leaves the session's status alone
+    /// (it used to cover a finished command's "exit 0" with "Checked 1 server").
+    @Test func aCheckEndingDuringASessionDoesNotCoverItsStatus() {
+        var state = Fixtures.loaded()
+        _ = Update.update(&state, .checkResult(serverId: 2, status: "online", latencyMs: 7, at: Fixtures.now))
+        state.screen = .session
+        state.notice = nil
+        _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
+        #expect(state.checking == nil)
+        #expect(state.notice == nil)
+    }
+
     @Test func slashFiltersAsYouTypeAndEscClears() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("/"))

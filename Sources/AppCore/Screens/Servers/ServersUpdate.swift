@@ -108,6 +108,9 @@ extension Update {
         state.checking = nil
         state.lastCheckAt = at
         let online = state.checks.values.filter { $0.status == "online" }.count
+        // The line is about the servers screen: a check that ends while a session is open (it was started before
+        // connecting) must not cover the session's own status, such as a finished command's exit.
+        guard state.screen == .servers else { return }
         state.notice = error ?? "Checked \(total) server\(total == 1 ? "" : "s"): \(online) online."
     }
 
