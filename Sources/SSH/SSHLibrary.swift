@@ -25,6 +25,11 @@ public enum SSHLibrary {
         return (parts.count > 0 ? parts[0] : 0, parts.count > 1 ? parts[1] : 0, parts.count > 2 ? parts[2] : 0)
     }
 
+    /// Whether this libssh2 hands AES data to OpenSSL a packet at a time (eSSH's patch on the libssh2 it builds;
+    /// not in the system's). Measured on a 1 GB `cat` (docs/DECISIONS.md, 2026-11-24): client CPU with aes128-gcm
+    /// 0.7 s/GB patched, 3.3 s/GB unpatched; chacha20-poly1305 1.8-1.9 s/GB either way (libssh2's own C code).
+    public static var batchesCrypt: Bool { essh_libssh2_crypt_batched() != 0 }
+
     /// libssh2 signs with rsa-sha2-256/512 only from 1.11 on; OpenSSH 8.8 and later refuse the old ssh-rsa.
     public static var supportsRSASHA2: Bool {
         let v = versionNumber
