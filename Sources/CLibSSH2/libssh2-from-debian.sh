@@ -29,8 +29,15 @@ PATCHES="$HERE/patches"
 say() { printf 'libssh2: %s\n' "$*" >&2; }
 die() { printf 'libssh2: %s\n' "$*" >&2; exit 1; }
 
+# pkg-config for the system's libssh2 only: make puts the one built here on PKG_CONFIG_PATH, and seen through it the
+# build would pass for the system's (then `build` never redid a build whose patches changed).
+system_pkg_config() {
+    PKG_CONFIG_PATH="$(printf '%s' "${PKG_CONFIG_PATH:-}" | tr ':' '\n' | grep -vxF "$PREFIX/lib/pkgconfig" | paste -sd: -)" \
+        pkg-config "$@"
+}
+
 system_is_new_enough() {
-    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && pkg-config --atleast-version="$WANT" libssh2 2>/dev/null
+    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && system_pkg_config --atleast-version="$WANT" libssh2 2>/dev/null
 }
 
 # The patches as one line: their names and a checksum of their contents ("" when there are none).
@@ -107,7 +114,7 @@ fetch() {
 
 build() {
     if system_is_new_enough; then
-        say "the system's libssh2 $(pkg-config --modversion libssh2) is new enough; nothing to build"
+        say "the system's libssh2 $(system_pkg_config --modversion libssh2) is new enough; nothing to build"
         return 0
     fi
     if built; then return 0; fi
@@ -162,7 +169,7 @@ case "${1:-}" in
         if system_is_new_enough; then echo ""; else echo "$PREFIX/lib/pkgconfig"; fi ;;
     origin)
         if system_is_new_enough; then
-            echo "libssh2 $(pkg-config --modversion libssh2) from the system ($(pkg-config --variable=libdir libssh2))"
+            echo "libssh2 $(system_pkg_config --modversion libssh2) from the system ($(system_pkg_config --variable=libdir libssh2))"
         elif built; then cat "$DIR/origin"
         else echo "libssh2 not built yet (run: $RETRY)"; fi ;;
     *) die "usage: $0 build | pkg-config-path | origin | apt-package" ;;
