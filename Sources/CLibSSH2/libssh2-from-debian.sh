@@ -7,6 +7,9 @@
 #   libssh2-from-debian.sh origin            one line: where the library comes from
 #   libssh2-from-debian.sh apt-package       the Debian package to install for it ("" when the build provides it)
 #
+# eSSH's own patches (Sources/CLibSSH2/patches/*.patch, applied in name order with `patch -p1`) go on top of Debian's
+# source; the build is redone when they change. The system's library, when used, has none of them.
+#
 # The source comes from Debian's archive through an apt configuration private to the build folder (its own
 # sources.list with one `deb-src … trixie main` line, its own lists and cache): the machine's apt sources are never
 # touched. apt checks the Release file's signature with the machine's Debian archive keyring and the .dsc's
@@ -21,18 +24,35 @@ PREFIX="$DIR/install"
 SUITE="${ESSH_LIBSSH2_SUITE:-trixie}"
 WANT="1.11"
 RETRY="make libssh2"
+PATCHES="$HERE/patches"
 
 say() { printf 'libssh2: %s\n' "$*" >&2; }
 die() { printf 'libssh2: %s\n' "$*" >&2; exit 1; }
 
-system_is_new_enough() {
-    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && pkg-config --atleast-version="$WANT" libssh2 2>/dev/null
+# pkg-config for the system's libssh2 only: make puts the one built here on PKG_CONFIG_PATH, and seen through it the
+# build would pass for the system's (then `build` never redid a build whose patches changed).
+system_pkg_config() {
+    PKG_CONFIG_PATH="$(printf '%s' "${PKG_CONFIG_PATH:-}" | tr ':' '\n' | grep -vxF "$PREFIX/lib/pkgconfig" | paste -sd: -)" \
+        pkg-config "$@"
 }
 
-# Built, and for this checkout's path (a moved checkout's .pc would point at the old folder).
+system_is_new_enough() {
+    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && system_pkg_config --atleast-version="$WANT" libssh2 2>/dev/null
+}
+
+# The patches as one line: their names and a checksum of their contents ("" when there are none).
+patches_id() {
+    local names
+    names="$(cd "$PATCHES" 2>/dev/null && ls -- *.patch 2>/dev/null | sed 's/\.patch$//' | paste -sd, -)"
+    [ -n "$names" ] || return 0
+    printf '%s (%s)\n' "$names" "$(cat "$PATCHES"/*.patch | sha256sum | cut -c1-12)"
+}
+
+# Built, for this checkout's path (a moved checkout's .pc would point at the old folder), with today's patches.
 built() {
     [ -f "$PREFIX/lib/libssh2-essh.a" ] && [ -f "$DIR/origin" ] && [ -f "$PREFIX/include/essh_libssh2_origin.h" ] \
-        && grep -qxF "prefix=$PREFIX" "$PREFIX/lib/pkgconfig/libssh2.pc" 2>/dev/null
+        && grep -qxF "prefix=$PREFIX" "$PREFIX/lib/pkgconfig/libssh2.pc" 2>/dev/null \
+        && [ "$(cat "$DIR/patches" 2>/dev/null)" = "$(patches_id)" ]
 }
 
 # The Debian package that provides libssh2's headers when its candidate is 1.11 or newer (Debian 13, Ubuntu 24.04);
@@ -94,11 +114,11 @@ fetch() {
 
 build() {
     if system_is_new_enough; then
-        say "the system's libssh2 $(pkg-config --modversion libssh2) is new enough; nothing to build"
+        say "the system's libssh2 $(system_pkg_config --modversion libssh2) is new enough; nothing to build"
         return 0
     fi
     if built; then return 0; fi
-    for tool in apt-get dpkg-source make cc pkg-config; do
+    for tool in apt-get dpkg-source patch make cc pkg-config; do
         command -v "$tool" >/dev/null || die "$tool is missing (run: make deps)"
     done
     for pc in openssl zlib; do
@@ -106,7 +126,14 @@ build() {
     done
     mkdir -p "$DIR"
     fetch
-    local src="$DIR/src/libssh2" log="$DIR/build.log"
+    local src="$DIR/src/libssh2" log="$DIR/build.log" patch
+    for patch in "$PATCHES"/*.patch; do
+        [ -e "$patch" ] || continue
+        say "applying $(basename "$patch")"
+        if ! (cd "$src" && patch -p1 --batch --forward) <"$patch" >>"$DIR/apt/unpack.log" 2>&1; then
+            die "$(basename "$patch") does not apply to $(cat "$DIR/src/package"): $(tail -n1 "$DIR/apt/unpack.log")"
+        fi
+    done
     say "building $(cat "$DIR/src/package") (static, OpenSSL $(pkg-config --modversion openssl), zlib) into $PREFIX"
     rm -rf "$PREFIX"
     if ! (cd "$src" && ./configure --disable-shared --enable-static --with-pic --with-crypto=openssl \
@@ -123,11 +150,20 @@ $(tail -n 15 "$log")"
     sed -i 's/-lssh2\b/-lssh2-essh/' "$PREFIX/lib/pkgconfig/libssh2.pc"
     local version
     version="$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion libssh2)"
-    printf 'libssh2 %s built from Debian %s source package %s, linked statically\n' \
-        "$version" "$SUITE" "$(cat "$DIR/src/package")" >"$DIR/origin"
+    local patched=""
+    [ -z "$(patches_id)" ] || patched=" with eSSH's patches $(patches_id)"
+    printf 'libssh2 %s built from Debian %s source package %s%s, linked statically\n' \
+        "$version" "$SUITE" "$(cat "$DIR/src/package")" "$patched" >"$DIR/origin"
+    patches_id >"$DIR/patches"
     # eSSH's shim includes this header when it exists, so `essh --version` can say where its libssh2 came from.
-    printf '#define ESSH_LIBSSH2_ORIGIN "Debian %s source package %s, linked statically"\n' \
-        "$SUITE" "$(cat "$DIR/src/package")" >"$PREFIX/include/essh_libssh2_origin.h"
+    {
+        printf '#define ESSH_LIBSSH2_ORIGIN "Debian %s source package %s%s, linked statically"\n' \
+            "$SUITE" "$(cat "$DIR/src/package")" "$patched"
+        # patches/0001-crypt-middle-blocks-in-one-call.patch: AES-GCM is then the fastest cipher (else the slowest).
+        if [ -e "$PATCHES/0001-crypt-middle-blocks-in-one-call.patch" ]; then
+            echo '#define ESSH_LIBSSH2_CRYPT_BATCHED 1'
+        fi
+    } >"$PREFIX/include/essh_libssh2_origin.h"
     rm -rf "$DIR/apt/cache" "$src"
     say "$(cat "$DIR/origin")"
 }
@@ -139,7 +175,7 @@ case "${1:-}" in
         if system_is_new_enough; then echo ""; else echo "$PREFIX/lib/pkgconfig"; fi ;;
     origin)
         if system_is_new_enough; then
-            echo "libssh2 $(pkg-config --modversion libssh2) from the system ($(pkg-config --variable=libdir libssh2))"
+            echo "libssh2 $(system_pkg_config --modversion libssh2) from the system ($(system_pkg_config --variable=libdir libssh2))"
         elif built; then cat "$DIR/origin"
         else echo "libssh2 not built yet (run: $RETRY)"; fi ;;
     *) die "usage: $0 build | pkg-config-path | origin | apt-package" ;;

@@ -87,10 +87,21 @@ public struct Algorithms: Sendable, Equatable {
               "diffie-hellman-group18-sha512", "diffie-hellman-group14-sha256"],
         hostKeys: ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
                    "rsa-sha2-512", "rsa-sha2-256"],
-        ciphers: ["chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com",
-                  "aes256-ctr", "aes192-ctr", "aes128-ctr"],
+        ciphers: defaultCiphers,
         macs: ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256",
                "hmac-sha2-512"])
+
+    /// The AEAD ciphers first, then AES-CTR; which AEAD leads depends on the library. With eSSH's patched libssh2
+    /// (AES handed to OpenSSL a packet at a time, `SSHLibrary.batchesCrypt`) AES-GCM costs 0.5 CPU s/GB on a 1 GB
+    /// `cat`, against 1.8 s/GB for chacha20-poly1305 (libssh2's portable C); with an unpatched libssh2 (a
+    /// system's) AES-GCM costs 3.3 s/GB, so chacha20-poly1305 leads there (docs/DECISIONS.md, 2026-11-24).
+    static var defaultCiphers: [String] {
+        SSHLibrary.batchesCrypt
+            ? ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com",
+               "aes128-ctr", "aes192-ctr", "aes256-ctr"]
+            : ["chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com",
+               "aes256-ctr", "aes192-ctr", "aes128-ctr"]
+    }
 
     /// Every algorithm the libssh2 this process runs with can use, in libssh2's order: what a list may name. The
     /// markers libssh2 adds to every key exchange list by itself (`ext-info-c`, `kex-strict-c-v00@openssh.com`),
