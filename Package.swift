@@ -51,7 +51,7 @@ let tuiTargets: [Target] = [
 // NetParsers' table formatter, TUIKit and the CLI so they lay out and neutralise text alike.
 let textWidthTargets: [Target] = [
     .target(name: "TextWidth"),
-    .testTarget(name: "TextWidthTests", dependencies: ["TextWidth"]),
+    .testTarget(name: "TextWidthTests", dependencies: ["TextWidth", "TestSupport"]),
 ]
 
 // LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;

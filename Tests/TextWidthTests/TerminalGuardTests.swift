@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TextWidth
 
 @Suite struct TerminalGuardTests {
@@ -182,7 +183,7 @@ import TextWidth
 
     @Test func nothingThatCouldActOnTheTerminalComesOutOfRandomBytes() {
         // Bytes weighted toward the ones that matter, in random chunk sizes.
-        var random = SplitMix(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         let alphabet: [UInt8] = [0x1B, 0x1B, 0x5B, 0x5D, 0x50, 0x3F, 0x3B, 0x31, 0x36, 0x6D, 0x6E, 0x68, 0x41, 0x4B,
                                  0x07, 0x0A, 0x0D, 0x00, 0x0E, 0x7F, 0xC2, 0x9B, 0x9D, 0x80, 0xE2, 0x90, 0x20, 0x24]
         for _ in 0..<200 {
@@ -221,18 +222,5 @@ import TextWidth
             index += 1
         }
         return true
-    }
-}
-
-/// A small seeded generator, so a failure can be replayed.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
