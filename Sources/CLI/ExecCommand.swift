@@ -15,9 +15,9 @@ struct ExecCommand: ParsableCommand {
         discussion: """
             DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout \
             and stderr go to local stdout and stderr, into a pipe or a file as raw bytes. On a terminal, text and \
-            colours pass, but what could act on the terminal (title, clipboard, screen modes, queries it would answer) \
-            is shown as ␛… instead of obeyed; --raw passes everything, as ssh does. Local stdin is forwarded when it is \
-            not a terminal (-n: never).
+            colours pass, but what could act on the terminal (title, clipboard, screen modes, queries it would \
+            answer) is shown as ␛… instead of obeyed; --raw passes everything, as ssh does. Local stdin is forwarded \
+            when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
             130 when interrupted; 255 when connecting or logging in failed. --mail mails what arrived also when the \
             command did not finish (--timeout, interrupted, connection lost; the status block says so). With --mail: \

@@ -10,8 +10,8 @@
 /// - every byte from 0x80 up except a UTF-8 encoded C1 control, so UTF-8 text passes as it is (invalid bytes too:
 ///   a UTF-8 terminal shows them as U+FFFD and they cannot start a sequence);
 /// - CSI sequences with parameters of digits, `;` and `:` only (no `?`, `>`, `<`, `=` marker, no intermediate byte)
-///   ending in a final byte `isAllowedFinal` accepts: SGR `ESC [ … m` (colours, bold, underline) and the relative cursor
-///   moves and line erase progress bars draw with: `A` `B` `C` `D` (up, down, right, left), `E` `F` (next,
+///   ending in a final byte `isAllowedFinal` accepts: SGR `ESC [ … m` (colours, bold, underline) and the relative
+///   cursor moves and line erase progress bars draw with: `A` `B` `C` `D` (up, down, right, left), `E` `F` (next,
 ///   previous line), `G` (column), `K` (erase in line). They change what is drawn at the cursor, never the
 ///   terminal's modes, title, clipboard or scrollback, and the terminal answers none of them.
 ///

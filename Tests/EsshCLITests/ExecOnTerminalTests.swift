@@ -9,7 +9,8 @@ import TestSupport
     /// stderr: bracketed paste and a device attributes query.
     static let hostile = #"printf "\033]0;pwned\007\033]52;c;SGVsbG8=\007\033[?1049h\033[6n\033[31mred\033[0m\n"; "#
         + #"printf "\033[?2004h\033[cerr\n" >&2"#
-    static let hostileStdout = Data("\u{1B}]0;pwned\u{7}\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[?1049h\u{1B}[6n\u{1B}[31mred\u{1B}[0m\n".utf8)
+    static let hostileStdout = Data(
+        "\u{1B}]0;pwned\u{7}\u{1B}]52;c;SGVsbG8=\u{7}\u{1B}[?1049h\u{1B}[6n\u{1B}[31mred\u{1B}[0m\n".utf8)
     static let hostileStderr = Data("\u{1B}[?2004h\u{1B}[cerr\n".utf8)
 
     func connection(_ s: TestServers) -> String {
