@@ -46,10 +46,12 @@ let tuiTargets: [Target] = [
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
 ]
 
-// TextWidth: terminal column width of text (wide, combining, emoji) and alignment; pure. Shared by NetParsers'
-// table formatter and TUIKit so the CLI and the interface lay out text alike.
+// TextWidth: terminal column width of text (wide, combining, emoji) and alignment, and the sanitiser family
+// (TextSanitizer for the interface's cells, TerminalGuard for remote bytes on the person's terminal); pure. Shared by
+// NetParsers' table formatter, TUIKit and the CLI so they lay out and neutralise text alike.
 let textWidthTargets: [Target] = [
     .target(name: "TextWidth"),
+    .testTarget(name: "TextWidthTests", dependencies: ["TextWidth", "TestSupport"]),
 ]
 
 // LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;

@@ -1,7 +1,9 @@
 extension CommandLineArguments {
     /// The flags of `essh exec` (options without a value); with `ExecCommand.valueOptions` these are every option
     /// it has.
-    static let execFlags: Set<String> = ["-n", "-v", "--verbose", "-q", "--quiet", "--all", "--json", "--group", "-h", "--help"]
+    static let execFlags: Set<String> = [
+        "-n", "-v", "--verbose", "-q", "--quiet", "--all", "--json", "--group", "--raw", "-h", "--help",
+    ]
 
     /// Whether `words` (between DEST and a `--`) are all `essh exec` options, each with its value: only then is that
     /// `--` the separator before the command (`essh exec web1 --mail ops@x -- df -h`). Otherwise the command is

@@ -14,8 +14,11 @@ struct ExecCommand: ParsableCommand {
         commandName: "exec",
         abstract: "Run a command on a server (or on many at once) and pass its output through.",
         discussion: """
-            DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout and stderr go to local stdout and stderr \
-            as raw bytes; local stdin is forwarded when it is not a terminal (-n: never).
+            DEST is a saved server's name (essh servers add) or [user@]host[:port] (IPv6: [::1]:2222). Remote stdout \
+            and stderr go to local stdout and stderr, into a pipe or a file as raw bytes. On a terminal, text and \
+            colours pass, but what could act on the terminal (title, clipboard, screen modes, queries it would \
+            answer) is shown as ␛… instead of obeyed; --raw passes everything, as ssh does. Local stdin is forwarded \
+            when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
             130 when interrupted; 255 when connecting or logging in failed. A command stopped by --timeout or \
             Ctrl-C is sent INT on the server, then TERM, then KILL, half a second apart, until it ends; then the \
@@ -40,6 +43,10 @@ struct ExecCommand: ParsableCommand {
 
     @Flag(name: .customShort("n"), help: "Do not forward stdin (the command sees end-of-file at once).")
     var noStdin = false
+
+    @Flag(help: ArgumentHelp("On a terminal too, pass the output unchanged, as ssh does (the server may then set the "
+                             + "title or the clipboard, switch screens, or make the terminal answer)."))
+    var raw = false
 
     @Option(name: .customLong("mail"), help: ArgumentHelp(
         "Also mail the output, with a status block, to these addresses (separated by commas).",
@@ -67,7 +74,10 @@ struct ExecCommand: ParsableCommand {
         if subject != nil && mailTo == nil { throw ValidationError("--subject goes with --mail ADDRESS.") }
         if let mailTo { try MailOptions.check { () throws(MailError) in _ = try MailAddress.parseList(mailTo) } }
         if let subject { try MailOptions.check { () throws(MailError) in try HeaderSafety.check(subject, field: "Subject") } }
-        if isFleet { return try fleet.validate(dest: dest, command: command, timeout: timeout) }
+        if isFleet {
+            if raw { throw ValidationError("--raw is for one server: a fleet run shows each line sanitised.") }
+            return try fleet.validate(dest: dest, command: command, timeout: timeout)
+        }
         guard dest != nil else { throw ValidationError("Give the server (DEST) and the command, e.g. essh exec web1 uptime.") }
         if command.isEmpty { throw ValidationError("Give the command to run after DEST, e.g. essh exec web1 uptime.") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
@@ -94,17 +104,20 @@ struct ExecCommand: ParsableCommand {
         let line = command.joined(separator: " ")
         let input: CommandInput = noStdin || isatty(STDIN_FILENO) != 0 ? .none : .fileDescriptor(STDIN_FILENO)
         var brokenPipe = false
+        var output = RemoteOutput(raw: raw)
+        defer { output.finish() }  // also when the command did not finish (its end is shown before the error)
         let port = target.options.port == 22 ? "" : ":\(target.options.port)"
         let server = target.server?.name ?? target.options.host + port
         do {
             let exit = try session.run(line, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
                 mail?.keep(bytes)
                 guard !brokenPipe else { return }
-                if !writeAll(stream == .stdout ? STDOUT_FILENO : STDERR_FILENO, bytes) {
+                if !output.write(stream, bytes) {
                     brokenPipe = true
                     cancel.cancel()
                 }
             }
+            output.finish()
             session.disconnect()
             target.recordCommand(line, exitStatus: exit.status.map(Int.init))
             if let signal = exit.signal {

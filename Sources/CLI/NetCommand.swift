@@ -36,7 +36,7 @@ struct NetCommand: ParsableCommand {
     @Flag(help: "Print JSON ({\"interfaces\":[…]}, {\"routes\":[…]} or {\"sockets\":[…]}) instead of a table.")
     var json = false
 
-    @Flag(help: "Print the command's output as it came, unparsed.")
+    @Flag(help: "Print the command's output as it came, unparsed (on a terminal, with escape sequences shown as ␛…).")
     var raw = false
 
     @Argument(help: "The server: a saved name, or [user@]host[:port].")
@@ -82,8 +82,8 @@ struct NetCommand: ParsableCommand {
         log.debug("ran \(output.command.commandLine)")
 
         if raw {
-            TerminalOutput.writeError(bytes: output.stderr)
-            TerminalOutput.write(bytes: output.stdout)
+            TerminalOutput.writeRemoteError(bytes: output.stderr)
+            TerminalOutput.writeRemote(bytes: output.stdout)
             return
         }
         let source = "\(output.command.commandLine) on \(dest)"

@@ -1,5 +1,6 @@
 import Foundation
 import LocalProcess
+import TextWidth
 
 /// The one way the command line writes to stdout and stderr. Writes go straight to the descriptors (all of the
 /// bytes, short writes retried), never through FileHandle's write, which stops the program with a fatal error when
@@ -41,6 +42,17 @@ enum TerminalOutput {
         // A full disk or a revoked terminal: say so once, on stderr, and stop (sysexits' EX_IOERR).
         writeError("essh: cannot write the output: \(String(cString: strerror(code))).\n")
         exit(74)
+    }
+
+    /// Writes a remote machine's bytes to stdout: on a terminal through a `TerminalGuard` (what could act on the
+    /// terminal is shown, not obeyed), into a pipe or a file as they are.
+    static func writeRemote(bytes: [UInt8]) {
+        write(bytes: stdoutIsTerminal ? TerminalGuard.filtered(bytes) : bytes)
+    }
+
+    /// Writes a remote machine's bytes to stderr, through a `TerminalGuard` when stderr is a terminal.
+    static func writeRemoteError(bytes: [UInt8]) {
+        writeError(bytes: stderrIsTerminal ? TerminalGuard.filtered(bytes) : bytes)
     }
 
     /// Writes `text` to stderr; a closed stderr is ignored (there is nobody left to tell).

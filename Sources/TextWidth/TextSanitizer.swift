@@ -173,7 +173,7 @@ public struct TextSanitizer: Sendable {
         if (0x80...0x9F).contains(value) {
             // A C1 control is its 7-bit ESC form in disguise; show and parse it as that.
             handle(0x1B)
-            handle(value - 0x40)
+            handle(ControlPicture.sevenBitFinal(ofC1: value))
             return
         }
         if pendingCR {
@@ -195,12 +195,8 @@ public struct TextSanitizer: Sendable {
             for _ in 0..<spaces { out.append(0x20) }
             column += spaces
             segmentStart = out.count
-        case 0x1B:
-            emit(0x241B)
-        case 0x00..<0x20:
-            emit(0x2400 + value)
-        case 0x7F:
-            emit(0x2421)
+        case 0x00..<0x20, 0x7F:
+            emit(ControlPicture.of(value))
         case 0x202A...0x202E, 0x2066...0x2069:
             emit(0xFFFD)
         default:
@@ -235,7 +231,7 @@ public struct TextSanitizer: Sendable {
         guard !sequence.isEmpty else { return }
         let held = sequence
         sequence.removeAll()
-        for value in held { emit(value == 0x1B ? 0x241B : value) }
+        for value in held { emit(value == 0x1B ? ControlPicture.escape : value) }
     }
 
     private mutating func newline() {
