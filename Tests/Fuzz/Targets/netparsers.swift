@@ -1,22 +1,31 @@
-// `make fuzz` compiles this file together with Sources/NetParsers as one module (SwiftPM renames an executable's
-// `main`, which clashes with libFuzzer's own); the import is for editors that see the files apart.
-#if !NETPARSERS_FUZZ_SINGLE_MODULE
+import Foundation
 import NetParsers
-#endif
 
-/// libFuzzer's entry: every parser, every family, on the same bytes. A crash or sanitizer report is a bug;
-/// thrown NetParseErrors are the expected answer to garbage.
+/// Every parser of every family on the same bytes. A crash or sanitizer report is a bug; a thrown NetParseError is
+/// the expected answer to garbage. What a parse finds must come out as valid JSON and as a table.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = FuzzInput(data, size).bytes
     for family in FormatFamily.allCases {
         _ = try? NetParser.interfaces(bytes, format: family)
         _ = try? NetParser.routes(bytes, format: family)
         _ = try? NetParser.sockets(bytes, format: family)
     }
     if let result = try? NetParser.interfaces(bytes) {
-        _ = TableFormatter().lines(.interfaces(result.items))
-        _ = NetJSON.encode(interfaces: result.items)
+        check(.interfaces(result.items), json: NetJSON.encode(interfaces: result.items))
+    }
+    if let result = try? NetParser.routes(bytes) {
+        check(.routes(result.items), json: NetJSON.encode(routes: result.items))
+    }
+    if let result = try? NetParser.sockets(bytes) {
+        check(.sockets(result.items), json: NetJSON.encode(sockets: result.items))
     }
     return 0
+}
+
+/// The JSON contract is written by hand: whatever the input held, it must stay JSON.
+private func check(_ table: Table, json: [UInt8]) {
+    _ = TableFormatter().lines(table)
+    require((try? JSONSerialization.jsonObject(with: Data(json))) != nil,
+            "NetJSON wrote invalid JSON: \(String(decoding: json.prefix(300), as: UTF8.self))")
 }
