@@ -129,6 +129,13 @@ public struct SSHConfigReader: Sendable {
                 }
                 continue
             }
+            // `Host ""` (or an unclosed quote) names nobody; OpenSSH refuses the file ("empty argument"), eSSH the block.
+            if keyword == "host" && arguments.contains("") {
+                warnings.append("\(location): Host has an empty name; this Host block was skipped")
+                condition = outer
+                condition.never = true
+                continue
+            }
             switch keyword {
             case "host":
                 condition = outer
