@@ -10,7 +10,9 @@ enum BannerParser {
     static let maxLine = 255
 
     static func verdict(_ bytes: [UInt8], ended: Bool) -> Verdict {
-        if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+        // A line longer than `maxLine` is not SSH whether its end came in the same read or not (the answer must not
+        // depend on how the bytes arrived).
+        if let newline = bytes.prefix(maxLine + 1).firstIndex(of: UInt8(ascii: "\n")) {
             return classify(Array(bytes[..<newline]))
         }
         if bytes.count > maxLine { return .notSSH(sanitise(bytes)) }
