@@ -20,7 +20,7 @@ HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
 
-.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz servers-start servers-stop clean bench-jc
+.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -95,18 +95,23 @@ bench: bench-deps release
 clean:
 	rm -rf .build
 
-# libFuzzer over every NetParsers parser, seeded from the project's fixtures, for FUZZ_SECONDS (default 60).
-# Built with swiftc directly (not a SwiftPM target: SwiftPM renames an executable's main to <Target>_main and the
-# link fails against libFuzzer's main), into .build-fuzz, so normal builds never see it.
+# libFuzzer over eSSH's readers of untrusted text, FUZZ_SECONDS (default 60) each: the network parsers, ssh_config,
+# known_hosts, the SSH banner and KEXINIT, DEST, mail addresses and headers, the text sanitiser
+# (`Tests/Fuzz/fuzz.sh list`). `make fuzz-banner` or `make fuzz FUZZ_TARGETS="banner mail"` runs some of them;
+# `make fuzz-merge` minimises the kept corpus (Tests/Fuzz/corpus) with what the runs found; `make fuzz-replay` runs
+# the kept corpus once. One binary per target, built with swiftc from the sources it needs (-O, AddressSanitizer)
+# into .build-fuzz, never a SwiftPM target: SwiftPM renames an executable's main and the link against libFuzzer's
+# main fails, and GRDB and swift-crypto cannot be compiled that way (Tests/Fuzz/fuzz.sh says how it is done).
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 fuzz: deps
-	@mkdir -p .build-fuzz/corpus .build-fuzz/crashes
-	swiftc -Onone -g -sanitize=fuzzer,address -parse-as-library -module-name NetParsersFuzz \
-		-D NETPARSERS_FUZZ_SINGLE_MODULE Sources/NetParsers/*.swift Sources/NetParsersFuzz/FuzzEntry.swift \
-		-o .build-fuzz/debug/NetParsersFuzz
-	@cp Tests/NetParsersTests/Fixtures/linux/*.out Tests/NetParsersTests/Fixtures/composed/*.out .build-fuzz/corpus/
-	.build-fuzz/debug/NetParsersFuzz .build-fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-artifact_prefix=.build-fuzz/crashes/ -print_final_stats=1
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh run $(FUZZ_TARGETS)
+fuzz-merge: deps
+	Tests/Fuzz/fuzz.sh merge $(FUZZ_TARGETS)
+fuzz-replay: deps
+	Tests/Fuzz/fuzz.sh replay $(FUZZ_TARGETS)
+fuzz-%: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh run $*
 
 # jc (PyPI) is the peer tool of bench/bench-parse.sh.
 bench-deps: bench-jc

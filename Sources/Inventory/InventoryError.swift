@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Every failure of the Inventory module: what kind it is, the underlying (SQLite or system) message, and a sentence
 /// a person understands that says what to do.
@@ -39,33 +38,6 @@ public struct InventoryError: Error, Sendable, CustomStringConvertible, Equatabl
     /// The message, with the underlying detail when it adds something.
     public var description: String {
         detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"
-    }
-
-    /// Maps any error thrown while using the database at `path` to an InventoryError (the one choke point).
-    static func wrap(_ error: any Error, path: String) -> InventoryError {
-        if let error = error as? InventoryError { return error }
-        guard let dbError = error as? DatabaseError else {
-            return InventoryError(.io, "\(error)", "Could not use the database \(path).")
-        }
-        let detail = dbError.message ?? "\(dbError)"
-        switch dbError.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return InventoryError(.locked, detail, """
-                The database \(path) is locked by another program (another eSSH still writing?). \
-                Wait for it to finish and try again.
-                """)
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return corrupt(path: path, detail: detail)
-        case .SQLITE_READONLY:
-            return readOnly(path: path, detail: detail)
-        case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM:
-            return InventoryError(.io, detail, """
-                Could not read or write the database \(path): check that its folder exists, is writable \
-                and the disk is not full.
-                """)
-        default:
-            return InventoryError(.sqlite, detail, "The database \(path) reported an error.")
-        }
     }
 
     static func corrupt(path: String, detail: String) -> InventoryError {

@@ -24,10 +24,4 @@ public struct SSHConfigHost: Sendable, Equatable {
         self.identityFile = identityFile
         self.algorithms = algorithms
     }
-
-    /// The server to save for this host.
-    public var draft: ServerDraft {
-        ServerDraft(name: alias, host: hostName ?? alias, port: port ?? 22, user: user,
-                    auth: identityFile == nil ? .agent : .key, keyPath: identityFile, algorithms: algorithms)
-    }
 }

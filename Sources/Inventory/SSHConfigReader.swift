@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Reads OpenSSH client configuration (ssh_config(5)) into the concrete hosts it names. Pure: files come from an
@@ -129,6 +130,13 @@ public struct SSHConfigReader: Sendable {
                 }
                 continue
             }
+            // `Host ""` (or an unclosed quote) names nobody; OpenSSH refuses the file ("empty argument"), eSSH the block.
+            if keyword == "host" && arguments.contains("") {
+                warnings.append("\(location): Host has an empty name; this Host block was skipped")
+                condition = outer
+                condition.never = true
+                continue
+            }
             switch keyword {
             case "host":
                 condition = outer
@@ -253,35 +261,12 @@ public struct SSHConfigReader: Sendable {
         var accepted = false
         for pattern in patterns {
             if pattern.hasPrefix("!") {
-                if wildcardMatch(name, pattern.dropFirst().lowercased()) { return false }
-            } else if wildcardMatch(name, pattern.lowercased()) {
+                if WildcardPattern.matches(pattern.dropFirst().lowercased(), name) { return false }
+            } else if WildcardPattern.matches(pattern.lowercased(), name) {
                 accepted = true
             }
         }
         return accepted
-    }
-
-    static func wildcardMatch(_ text: String, _ pattern: String) -> Bool {
-        let t = Array(text), p = Array(pattern)
-        var ti = 0, pi = 0, star = -1, mark = 0
-        while ti < t.count {
-            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
-                ti += 1
-                pi += 1
-            } else if pi < p.count && p[pi] == "*" {
-                star = pi
-                mark = ti
-                pi += 1
-            } else if star >= 0 {
-                pi = star + 1
-                mark += 1
-                ti = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count && p[pi] == "*" { pi += 1 }
-        return pi == p.count
     }
 
     /// A line as (lowercased keyword, arguments), or nil for blanks and comments. Accepts `Key value`,

@@ -1,3 +1,5 @@
+import TextWidth
+
 /// A table as data: column titles and rows of cell text, before any layout. The CLI renders it with
 /// `TableFormatter`; the terminal interface can lay the same columns out in its own widgets.
 public struct Table: Sendable, Equatable {
@@ -20,10 +22,11 @@ public struct Table: Sendable, Equatable {
         }
     }
 
-    /// A table with the given columns and rows.
+    /// A table with the given columns and rows. Cells hold what a remote command printed, and a table goes to a
+    /// terminal: control characters are shown (`␛`), never obeyed, and every cell stays on its line.
     public init(columns: [Column], rows: [[String]]) {
         self.columns = columns
-        self.rows = rows
+        self.rows = rows.map { $0.map(TextSanitizer.line) }
     }
 
     /// The interfaces view: device, state, MTU, one address per row (IPv4 then IPv6) with its prefix, and the

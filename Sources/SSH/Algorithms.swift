@@ -1,3 +1,4 @@
+import Basics
 import CLibSSH2
 
 /// The four lists a connection agrees on, as OpenSSH names them (`KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`,
@@ -144,8 +145,7 @@ public struct Algorithms: Sendable, Equatable {
     /// The names of `list` that `pattern` matches, in `list`'s order: OpenSSH's patterns, where `*` matches any run
     /// of characters and `?` one (`aes*-cbc`, `hmac-sha1*`); a name without either matches only itself.
     public static func names(matching pattern: String, in list: [String]) -> [String] {
-        let p = Array(pattern.utf8)[...]
-        return list.filter { KnownHosts.wildcardMatch(p, Array($0.utf8)[...]) }
+        list.filter { WildcardPattern.matches(pattern, $0) }
     }
 
     /// The host key algorithms that verify a key of this type (`ssh-rsa` keys sign with rsa-sha2-512, rsa-sha2-256

@@ -204,31 +204,12 @@ public struct KnownHosts: Sendable {
         for raw in list.split(separator: ",") {
             let negated = raw.hasPrefix("!")
             let pattern = (negated ? raw.dropFirst() : raw[...]).lowercased()
-            if wildcardMatch(Array(pattern.utf8)[...], Array(name.utf8)[...]) {
+            if WildcardPattern.matches(pattern, name) {
                 if negated { return false }
                 matched = true
             }
         }
         return matched
-    }
-
-    /// `*` matches any run, `?` one character.
-    static func wildcardMatch(_ p: ArraySlice<UInt8>, _ s: ArraySlice<UInt8>) -> Bool {
-        var pi = p.startIndex, si = s.startIndex
-        var star: Int?, mark = s.startIndex
-        while si < s.endIndex {
-            if pi < p.endIndex && (p[pi] == UInt8(ascii: "?") || p[pi] == s[si]) {
-                pi += 1; si += 1
-            } else if pi < p.endIndex && p[pi] == UInt8(ascii: "*") {
-                star = pi; mark = si; pi += 1
-            } else if let st = star {
-                pi = st + 1; mark += 1; si = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.endIndex && p[pi] == UInt8(ascii: "*") { pi += 1 }
-        return pi == p.endIndex
     }
 
     /// `|1|base64(salt)|base64(HMAC-SHA1(salt, name))`.

@@ -90,6 +90,28 @@ public struct TextSanitizer: Sendable {
         return sanitizer.feed(text) + sanitizer.finish()
     }
 
+    /// One line of remote text for a single field (a table cell, a name in a message): as `sanitize`, but line
+    /// breaks and tabs are shown as their pictures (`␊`, `␍`, `␉`) so the text stays on its line. Text without
+    /// control characters or bidirectional overrides comes back as it is, without a copy.
+    public static func line(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsCare) else { return text }
+        let pictured = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: return Unicode.Scalar(0x2400 + scalar.value) ?? scalar
+            default: return scalar
+            }
+        }
+        return sanitize(String(String.UnicodeScalarView(pictured)))
+    }
+
+    /// What `sanitize` changes: controls (C0, DEL, C1) and bidirectional overrides.
+    private static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     private mutating func takeOutput() -> String {
         column += Self.width(of: out[segmentStart...])
         segmentStart = 0

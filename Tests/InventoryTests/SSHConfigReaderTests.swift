@@ -214,6 +214,24 @@ private final class CountingSource: SSHConfigSource, Sendable {
         #expect(!result.hosts.contains { ($0.hostName ?? "").contains("evil") }, "the refused block's lines apply to nobody")
     }
 
+    /// Found by `make fuzz` (sshconfig): `Host ""` and an unclosed quote gave a server with an empty name.
+    @Test func aHostWithAnEmptyNameIsSkippedWithAWarning() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host "" web1
+                User ghost
+            Host "
+                User ghost
+            Host web2
+                User ops
+            """])
+        #expect(result.hosts.map(\.alias) == ["web2"])
+        #expect(result.hosts.first?.user == "ops")
+        #expect(result.warnings == [
+            "/home/u/.ssh/config:1: Host has an empty name; this Host block was skipped",
+            "/home/u/.ssh/config:3: Host has an empty name; this Host block was skipped",
+        ])
+    }
+
     @Test func aFIFOOrADeviceIsRefusedWithoutBlocking() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

@@ -42,6 +42,22 @@ import Testing
         #expect(text.count == BannerParser.maxLine)
     }
 
+    /// Found by `make fuzz` (banner): an "SSH-" line of 300 bytes was SSH when its end came in the same read and not
+    /// SSH when it came in two; a line longer than 255 bytes is now not SSH either way.
+    @Test func anOverlongLineIsNotSSHHoweverItArrives() {
+        let line = Array("SSH-2.0-".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 292) + Array("\r\n".utf8)
+        guard case .notSSH = BannerParser.verdict(line, ended: false) else {
+            Issue.record("a 300-byte line in one read was taken for SSH")
+            return
+        }
+        guard case .notSSH = BannerParser.verdict(Array(line.prefix(256)), ended: false) else {
+            Issue.record("its first 256 bytes were not refused")
+            return
+        }
+        let longest = Array("SSH-2.0-".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 247) + [UInt8(ascii: "\n")]
+        #expect(BannerParser.verdict(longest, ended: false) == .ssh("SSH-2.0-" + String(repeating: "x", count: 247)))
+    }
+
     @Test func bannersKeepPrintableASCIIOnly() {
         let raw: [UInt8] = Array("SSH-2.0-x".utf8) + [0x1B, 0x5B, 0x32, 0x4A, 0x07, 0xC3, 0xA9] + Array("y\r\n".utf8)
         #expect(BannerParser.verdict(raw, ended: false) == .ssh("SSH-2.0-x[2Jy"))

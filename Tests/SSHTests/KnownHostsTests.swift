@@ -113,4 +113,29 @@ import Testing
             #expect(throws: SSHError.self, "\(bad)") { try Destination(parsing: bad) }
         }
     }
+
+    /// Found by `make fuzz` (destination): the user was taken whatever it held, and the host check missed DEL and
+    /// the C1 controls (U+009B is a terminal's CSI); a DEST is printed back in messages, so both are refused.
+    @Test func refusesControlCharactersInUserAndHost() throws {
+        for bad in ["\0\0\0\0admin@web1:2222", "a\u{1B}[2J@web1", "ann@web\u{7F}1", "ann@web\u{9B}2J", "\u{85}@h",
+                    "ann@[::1\u{9D}]:22"] {
+            #expect(throws: SSHError.self, "\(bad.debugDescription)") { try Destination(parsing: bad) }
+        }
+        #expect(try Destination(parsing: "jörg@wéb1") == Destination(user: "jörg", host: "wéb1"))
+    }
+
+    /// Found by `make fuzz` (destination): the message quoted the text, control characters and all, to the terminal.
+    @Test func quotesControlCharactersWrittenOut() {
+        let user = #expect(throws: SSHError.self) { try Destination(parsing: "\u{1B}]0;x\u{7}@h") }
+        #expect(user?.message.hasPrefix("“\\u{1b}]0;x\\u{7}@h” is not a destination: the user contains control") == true)
+        let port = #expect(throws: SSHError.self) { try Destination(parsing: "ue:\u{F}2f") }
+        #expect(port?.message.hasPrefix("“ue:\\u{f}2f” is not a destination: the port “\\u{f}2f” is not") == true)
+    }
+
+    /// Found by `make fuzz` (destination): "[" followed by a combining mark made one character, so "[x::1]" was read
+    /// as a bare host with brackets; delimiters are now found among Unicode scalars.
+    @Test func findsDelimitersBeforeCombiningMarks() throws {
+        #expect(try Destination(parsing: "[\u{7AA}::1]") == Destination(host: "\u{7AA}::1"))
+        #expect(try Destination(parsing: "ann@\u{301}h:22") == Destination(user: "ann", host: "\u{301}h", port: 22))
+    }
 }

@@ -120,4 +120,10 @@ import TUIKit
             #expect(isInert(out))
         }
     }
+
+    @Test func aLineForOneFieldKeepsItsBreaksAndTabsAsPictures() {
+        #expect(TextSanitizer.line("eth0") == "eth0")
+        #expect(TextSanitizer.line("a\u{1B}[2Jb\tc\r\nd\u{9B}e\u{202E}f") == "a␛[2Jb␉c␍␊d␛[e\u{FFFD}f")
+        #expect(isInert(TextSanitizer.line("\u{0}\u{7F}\u{85}")) && !TextSanitizer.line("x\ny").contains("\n"))
+    }
 }
