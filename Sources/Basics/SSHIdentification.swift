@@ -7,7 +7,8 @@ public enum SSHIdentification {
     public static let maxLines = 1024
     /// The longest line accepted before the identification (OpenSSH's limit).
     public static let maxLineLength = 8192
-    /// The longest identification line, CR LF included (RFC 4253).
+    /// The longest identification line, CR LF not counted (RFC 4253 counts them; servers sending 255 characters
+    /// and CR LF exist, and OpenSSH accepts far longer).
     public static let maxIdentificationLength = 255
 
     public enum Verdict: Sendable, Equatable {
@@ -31,7 +32,7 @@ public enum SSHIdentification {
             guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
             let line = Array(bytes[start..<newline])
             if line.starts(with: Array("SSH-".utf8)) {
-                if line.count + 1 > maxIdentificationLength {
+                if contentLength(line[...]) > maxIdentificationLength {
                     return .refused(reason: "its identification line is longer than \(maxIdentificationLength) bytes",
                                     firstLine: printable(line))
                 }
@@ -50,7 +51,7 @@ public enum SSHIdentification {
             start = newline + 1
         }
         let rest = bytes[start...]
-        if rest.starts(with: Array("SSH-".utf8)) && rest.count > maxIdentificationLength {
+        if rest.starts(with: Array("SSH-".utf8)) && contentLength(rest) > maxIdentificationLength {
             return .refused(reason: "its identification line is longer than \(maxIdentificationLength) bytes",
                             firstLine: printable(Array(rest)))
         }
@@ -66,6 +67,12 @@ public enum SSHIdentification {
                             firstLine: shown)
         }
         return .needMore(consumable: start, lines: lines)
+    }
+
+    /// A line's length without its CR (the LF is never part of it): an identification of 255 characters is
+    /// accepted whether it ends in CR LF or LF, and judged the same however its bytes arrive.
+    static func contentLength(_ line: ArraySlice<UInt8>) -> Int {
+        line.last == UInt8(ascii: "\r") ? line.count - 1 : line.count
     }
 
     /// Printable ASCII only, at most 255 characters: what a server sent ends up in terminals and JSON.
