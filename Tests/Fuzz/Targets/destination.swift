@@ -25,7 +25,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = KnownHosts.lookupName(host: host, port: destination.port ?? 22)
 
     // Written out the way a person would type it, it reads back the same (brackets only mark an IPv6 host).
-    if !host.contains(where: { "[]".contains($0) }) {
+    if !host.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" }) {
         let written = (destination.user.map { $0 + "@" } ?? "")
             + (host.contains(":") ? "[\(host)]" : host)
             + (destination.port.map { ":\($0)" } ?? "")
