@@ -13,6 +13,8 @@
 #                                .build-fuzz/corpus/TARGET, crashes and hangs to .build-fuzz/crashes/TARGET-*
 #   fuzz.sh merge [TARGET...]    minimise the kept corpus Tests/Fuzz/corpus/TARGET with what runs found (-merge=1)
 #   fuzz.sh replay [TARGET...]   run every input of the kept corpus once (no fuzzing): a regression check
+#   fuzz.sh speed [TARGET...]    executions per CPU second of -Onone and -O with AddressSanitizer and of -O without,
+#                                on the same work (the working corpus, then mutations from one seed)
 #
 # Environment: FUZZ_SECONDS; FUZZ_OPT (O or Onone); FUZZ_SANITIZE (address, or none for coverage only);
 # FUZZ_ARGS (more libFuzzer flags, e.g. "-runs=100000 -seed=1"); FUZZ_LOG (a file: one line per run with the target,
@@ -211,6 +213,32 @@ replay_target() {
     echo "fuzz: $target replayed ${#files[@]} inputs" >&2
 }
 
+# Executions per CPU second of each build on the same work: the target's working corpus run once, then the same
+# number of mutations from the same seed (-runs, -seed=1; new inputs go to a scratch folder). CPU time, not wall
+# time, so other work on the machine does not count. Builds the variants it measures.
+declare -A SPEED_RUNS=(
+    [netparsers]=5000 [sshconfig]=20000 [knownhosts]=50000 [banner]=100000 [destination]=100000 [mail]=20000
+    [sanitizer]=100000
+)
+speed_target() {
+    local target="$1" variant scratch log runs cpu
+    [ -n "$(find ".build-fuzz/corpus/$target" -type f 2>/dev/null | head -1)" ] \
+        || { echo "fuzz: $target has no working corpus yet (fuzz.sh run $target)" >&2; return 0; }
+    for variant in Onone-address O-address O-none; do
+        FUZZ_OPT="${variant%-*}" FUZZ_SANITIZE="${variant#*-}" "$0" build "$target"
+        scratch="$(mktemp -d .build-fuzz/speed-XXXXXX)"
+        log=".build-fuzz/logs/$target-speed-$variant.log"
+        /usr/bin/time -o .build-fuzz/logs/speed.time -f '%U %S' ".build-fuzz/$variant/bin/$target" "$scratch" \
+            ".build-fuzz/corpus/$target" -runs="${SPEED_RUNS[$target]}" -seed=1 -max_len="${MAX_LEN[$target]}" \
+            -print_final_stats=1 > "$log" 2>&1 || true
+        rm -rf "$scratch"
+        runs="$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")"
+        cpu="$(awk 'END { print $1 + $2 }' .build-fuzz/logs/speed.time)"
+        awk -v t="$target" -v v="$variant" -v n="$runs" -v c="$cpu" \
+            'BEGIN { printf "%s %s executions=%d cpu=%.2fs exec/cpu-s=%.0f\n", t, v, n, c, n / c }'
+    done
+}
+
 command="${1:-run}"
 shift || true
 [ $# -gt 0 ] || set -- "${TARGETS[@]}"
@@ -226,5 +254,6 @@ case "$command" in
         ;;
     merge) for t in "$@"; do build_target "$t"; merge_target "$t"; done ;;
     replay) for t in "$@"; do build_target "$t"; replay_target "$t"; done ;;
-    *) die "unknown command '$command': list, build, run, merge or replay" ;;
+    speed) for t in "$@"; do speed_target "$t"; done ;;
+    *) die "unknown command '$command': list, build, run, merge, replay or speed" ;;
 esac
