@@ -187,21 +187,42 @@ summarise() {
 # The kept corpus: the fewest inputs that reach every edge the runs reached (-use_counters=0: edges, not hit counts,
 # so it stays small) beyond what the seeds and fixtures reach, which are read in place and never copied in: they
 # go into the merge first, so their edges count as covered, and are taken out after.
+# Inputs that grew out of the shared corpus carry its text, which must not enter the repository either: a run's
+# input holding any word of 6 or more characters that the shared files have and the project's own fixtures and seeds
+# do not (a host name, a MAC address) is left out of the kept corpus.
 merge_target() {
-    local target="$1" kept="$FUZZ/corpus/$1" fresh dir file
+    local target="$1" kept="$FUZZ/corpus/$1" fresh candidates dir file
     fresh="$(mktemp -d .build-fuzz/merge-XXXXXX)"
+    candidates="$(mktemp -d .build-fuzz/merge-XXXXXX)"
     mapfile -t dirs < <(corpus_dirs "$target")
     for dir in "${dirs[@]:2}"; do
         find "$dir" -type f | while read -r file; do
             cp "$file" "$fresh/seed-$(sha1sum < "$file" | cut -c1-40)"
         done
     done
-    "$OUT/bin/$target" -merge=1 -use_counters=0 -max_len="${MAX_LEN[$target]}" -timeout=10 "$fresh" "${dirs[@]:0:2}" \
+    cp "${dirs[0]}"/* "${dirs[1]}"/* "$candidates"/ 2>/dev/null || true
+    if [[ " ${dirs[*]:2} " == *" $SHARED "* ]]; then
+        shared_words "$target" > .build-fuzz/logs/shared-words.txt
+        grep -rlaFf .build-fuzz/logs/shared-words.txt "$candidates" | xargs -r rm -f
+    fi
+    "$OUT/bin/$target" -merge=1 -use_counters=0 -max_len="${MAX_LEN[$target]}" -timeout=10 "$fresh" "$candidates" \
         > ".build-fuzz/logs/$target-merge.log" 2>&1 || die "merge of $target failed: .build-fuzz/logs/$target-merge.log"
+    rm -rf "$candidates"
     rm -f "$fresh"/seed-*
     rm -rf "$kept"
     mv "$fresh" "$kept"
     echo "fuzz: $target kept corpus: $(find "$kept" -type f | wc -l) inputs, $(du -sk --apparent-size "$kept" | cut -f1) KiB" >&2
+}
+
+# Words of 6 or more characters in the shared corpus that the target's other seed folders do not hold.
+shared_words() {
+    local own dir
+    own="$(mktemp .build-fuzz/words-XXXXXX)"
+    for dir in $(corpus_dirs "$1" | tail -n +3); do
+        [ "$dir" = "$SHARED" ] || find "$dir" -type f -exec cat {} +
+    done | tr -s ' \t\r\n' '\n' | sort -u > "$own"
+    find "$SHARED" -type f -exec cat {} + | tr -s ' \t\r\n' '\n' | awk 'length >= 6' | sort -u | comm -23 - "$own"
+    rm -f "$own"
 }
 
 replay_target() {
