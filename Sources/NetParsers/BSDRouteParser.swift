@@ -32,7 +32,8 @@ struct BSDRouteParser {
                 }
                 return true
             }
-            guard destinationColumn == 0, gatewayColumn > 0, netifColumn > 0, t.count > netifColumn else {
+            guard destinationColumn == 0, gatewayColumn > 0, netifColumn > 0, t.count > max(gatewayColumn, netifColumn)
+            else {
                 warnings.append("line \(lineNumber): not a netstat -rn route row, skipped")
                 return true
             }
@@ -40,7 +41,7 @@ struct BSDRouteParser {
             let gateway: String? = text.hasPrefix(g, "link#") ? nil : text.string(g)
             items.append(Route(destination: destination(t[0], ipv6: ipv6), gateway: gateway,
                                interface: text.string(t[netifColumn]), metric: nil,
-                               flags: flagsColumn >= 0 ? text.string(t[flagsColumn]) : nil))
+                               flags: flagsColumn >= 0 && flagsColumn < t.count ? text.string(t[flagsColumn]) : nil))
             return true
         }
         return ParseResult(items: items, format: .netstatRoutesBSD, warnings: warnings)

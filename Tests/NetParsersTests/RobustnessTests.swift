@@ -57,4 +57,25 @@ import TestSupport
             parseAll(bytes)
         }
     }
+
+    /// Found by `make fuzz` (netparsers): a BSD netstat -rn header naming Flags after Netif (or twice) made a row
+    /// with fewer fields read past its last token, which stopped the program. Rows without the gateway or interface
+    /// are skipped with a warning; a missing flags field is no flags.
+    @Test func aBSDRouteRowShorterThanItsHeaderIsReadOrSkippedNotACrash() throws {
+        let text = """
+            Routing tables
+
+            Internet:
+            Destination        Gateway            Netif Expire Flags
+            default            192.0.2.1          en0
+            192.0.2            link#4             en0   1200   UC
+            127.0.0.1          127.0.0.1
+
+            """
+        let result = try NetParser.routes(Array(text.utf8), format: .netstat)
+        #expect(result.items.map(\.destination) == ["0.0.0.0/0", "192.0.2.0/24"])
+        #expect(result.items.map(\.flags) == [nil, "UC"])
+        #expect(result.warnings == ["line 7: not a netstat -rn route row, skipped"])
+    }
 }
+

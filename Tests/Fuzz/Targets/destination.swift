@@ -24,10 +24,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let port = destination.port { require((1...65535).contains(port), "port \(port)") }
     _ = KnownHosts.lookupName(host: host, port: destination.port ?? 22)
 
-    // Written out the way a person would type it, it reads back the same (brackets only mark an IPv6 host).
-    if !host.contains(where: { "[]".contains($0) }) {
+    // Written out the way a person would type it, it reads back the same (brackets only mark an IPv6 host). By
+    // scalar, as the parser looks: a combining mark after ":" makes one character with it.
+    if !host.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" }) {
         let written = (destination.user.map { $0 + "@" } ?? "")
-            + (host.contains(":") ? "[\(host)]" : host)
+            + (host.unicodeScalars.contains(":") ? "[\(host)]" : host)
             + (destination.port.map { ":\($0)" } ?? "")
         let again = try? Destination(parsing: written)
         require(again == destination, "\(text.debugDescription) → \(written.debugDescription) → \(String(describing: again))")
