@@ -31,8 +31,8 @@ let interactiveShellTargets: [Target] = [
 
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
 let netParsersTargets: [Target] = [
-    .target(name: "NetParsers", dependencies: ["TextWidth"]),
-    .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
+    .target(name: "NetParsers", dependencies: ["TextWidth", "Basics"]),
+    .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "Basics", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 // TUIKit: cells, buffer and diff, display width, layout, sanitizer, scrollback, widgets, keys, the Terminal
@@ -76,7 +76,7 @@ let testSupportTargets: [Target] = [
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
 let inventoryTargets: [Target] = [
     .target(name: "Inventory", dependencies: [grdb, "Basics"]),
-    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
+    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "Basics", "TestSupport", grdb]),
 ]
 
 // Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
@@ -91,13 +91,13 @@ let mailTargets: [Target] = [
 let reachabilityTargets: [Target] = [
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "Reachability", dependencies: ["CEpoll", "Basics"]),
-    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
+    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "Basics", "TestSupport"]),
 ]
 
 // RemoteCommands: the OS-aware quick commands (detect the system, run the plan with fallbacks, parse) on an open
 // SSH session. No terminal, no database writes; used by `essh net` and the terminal interface.
 let remoteCommandsTargets: [Target] = [
-    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory"]),
+    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Basics"]),
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "SSH", "NetParsers", "TestSupport"]),
 ]
 
@@ -133,11 +133,11 @@ let appTargets: [Target] = [
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
-                                                     "InteractiveShell"],
+                                                     "InteractiveShell", "Basics"],
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability",
+        "RemoteCommands", "Operations", "Reachability", "Basics",
     ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
@@ -150,7 +150,7 @@ let cliTargets: [Target] = [
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail", "Basics"]),
 ]
 
 let package = Package(

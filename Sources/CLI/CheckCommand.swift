@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Inventory
 import Reachability
@@ -67,7 +68,7 @@ struct CheckCommand: ParsableCommand {
             let checked = try checker.check(targets) { outcome in
                 progress.record(good: outcome.status == .online)
                 if let id = servers[order[outcome.index]].id {
-                    recorder.add(CheckResult(serverId: id, status: outcome.status.rawValue,
+                    recorder.add(CheckResult(serverId: id, status: outcome.status,
                                              latencyMs: outcome.latencyMs, banner: outcome.banner,
                                              error: outcome.error, checkedAt: Date()))
                 }
@@ -89,7 +90,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     private static func expectedSlow(_ last: CheckResult?) -> Bool {
-        last?.status == "timeout" || last?.status == "not-ssh"
+        last?.status == .timeout || last?.status == .notSSH
     }
 
     /// The servers named by the selectors, in order, each once; every name must exist and every tag match one.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Inventory
 import Reachability
@@ -15,7 +16,7 @@ enum CheckReport {
             let o = row.outcome
             table.add([
                 .init(text: row.server.name), .init(text: row.server.host), .init(text: String(row.server.port)),
-                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status.rawValue)),
+                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status)),
                 .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
                 .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
             ])
@@ -27,7 +28,7 @@ enum CheckReport {
     struct ResultJSON: Encodable {
         var name, host: String
         var port: Int
-        var status: String
+        var status: CheckStatus
         var latencyMs: Double?
         var banner, error: String?
 
@@ -54,7 +55,7 @@ enum CheckReport {
     static func json(_ rows: [Row]) throws -> String {
         let results = rows.map {
             ResultJSON(name: $0.server.name, host: $0.server.host, port: $0.server.port,
-                       status: $0.outcome.status.rawValue, latencyMs: $0.outcome.latencyMs,
+                       status: $0.outcome.status, latencyMs: $0.outcome.latencyMs,
                        banner: $0.outcome.banner, error: $0.outcome.error)
         }
         let encoder = JSONEncoder()

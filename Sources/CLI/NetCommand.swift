@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Logging
 import NetParsers
@@ -60,14 +61,14 @@ struct NetCommand: ParsableCommand {
     private func show(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation, log: Logger) throws {
         let runner = QuickCommandRunner(shell: session, timeout: timeout, cancel: cancel)
         let output: QuickCommandOutput
-        do {
-            let stored = target.server.flatMap { RemoteOS($0.os) }
-            let os = try stored ?? runner.detectOS()
+        do throws(RemoteCommandsError) {
+            let stored = target.server?.os ?? .auto
+            let os = try stored == .auto ? runner.detectOS() : stored
             // Stored before the command runs, so a server lacking every command still keeps its detected OS.
-            target.recordConnection(os: stored == nil ? os.serverOS : nil)
-            log.debug("system: \(os.rawValue)\(stored == nil ? " (detected)" : " (stored)")")
+            target.recordConnection(os: stored == .auto ? os : nil)
+            log.debug("system: \(os.rawValue)\(stored == .auto ? " (detected)" : " (stored)")")
             output = try runner.run(kind.dataKind, os: os)
-        } catch let error as RemoteCommandsError {
+        } catch {
             if let ssh = error.ssh { throw ExitCode(ResolvedConnection.exitStatus(for: ssh)) }
             var message = error.message
             if error.kind == .noCommandWorked, let server = target.server, server.os != .auto {

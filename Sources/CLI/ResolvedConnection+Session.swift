@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Inventory
 import Logging
 import SSH

@@ -18,7 +18,7 @@ enum ServerFormatting {
             table.add([
                 .init(text: server.name), .init(text: address(server)), .init(text: auth),
                 .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
-                .init(text: check.map { "\($0.status) \(relative($0.checkedAt))" } ?? "never",
+                .init(text: check.map { "\($0.status.rawValue) \(relative($0.checkedAt))" } ?? "never",
                       colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
             ])
         }
@@ -75,7 +75,7 @@ enum ServerFormatting {
     }
 
     struct CheckJSON: Encodable {
-        var status: String
+        var status: CheckStatus
         var latencyMs: Double?
         var checkedAt: Date
 

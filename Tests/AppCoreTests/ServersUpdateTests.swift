@@ -11,7 +11,7 @@ struct ServersUpdateTests {
     @Test func startupShowsStoredChecksAndStartsABackgroundCheck() {
         var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
         let effects = Update.update(&state, .loaded(servers: Fixtures.servers, checks: Fixtures.checks, settings: [:]))
-        #expect(state.checks[1]?.status == "online")
+        #expect(state.checks[1]?.status == .online)
         #expect(state.checks[1]?.latencyMs == 1.4)
         #expect(state.checking == CheckProgress(done: 0, total: 4))
         #expect(effects.count == 1)
@@ -25,8 +25,8 @@ struct ServersUpdateTests {
 
     @Test func checkResultsUpdateTheListAndTheProgress() {
         var state = Fixtures.loaded()
-        _ = Update.update(&state, .checkResult(serverId: 2, status: "online", latencyMs: 7, at: Fixtures.now))
-        #expect(state.checks[2]?.status == "online")
+        _ = Update.update(&state, .checkResult(serverId: 2, status: .online, latencyMs: 7, at: Fixtures.now))
+        #expect(state.checks[2]?.status == .online)
         #expect(state.checking?.done == 1)
         _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
         #expect(state.checking == nil)
@@ -39,7 +39,7 @@ struct ServersUpdateTests {
     /// (it used to cover a finished command's "exit 0" with "Checked 1 server").
     @Test func aCheckEndingDuringASessionDoesNotCoverItsStatus() {
         var state = Fixtures.loaded()
-        _ = Update.update(&state, .checkResult(serverId: 2, status: "online", latencyMs: 7, at: Fixtures.now))
+        _ = Update.update(&state, .checkResult(serverId: 2, status: .online, latencyMs: 7, at: Fixtures.now))
         state.screen = .session
         state.notice = nil
         _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))

@@ -1,4 +1,6 @@
+import Basics
 import Foundation
+import Inventory
 import Testing
 import TestSupport
 
@@ -67,6 +69,39 @@ import TestSupport
         #expect(last?["status"] as? String == "online")
         #expect(last?["checked_at"] as? String != nil)
         #expect(try essh(dir, ["servers", "list"]).out.contains("online"))
+    }
+
+    @Test func everyStoredStatusIsListedByItsWordInTheTableAndTheJSON() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let words: [(CheckStatus, String)] = [(.online, "online"), (.notSSH, "not-ssh"), (.refused, "refused"),
+                                              (.timeout, "timeout"), (.unreachable, "unreachable"),
+                                              (.dnsError, "dns-error")]
+        do {
+            let inventory = try Inventory(path: dir.file("essh.db"))
+            var results: [CheckResult] = []
+            for (status, word) in words {
+                let server = try inventory.addServer(ServerDraft(name: word, host: "h"))
+                results.append(CheckResult(serverId: server.id!, status: status, latencyMs: nil, banner: nil,
+                                           error: nil, checkedAt: Date().addingTimeInterval(-7_200)))
+            }
+            try inventory.recordCheckResults(results)
+        }
+        let table = try essh(dir, ["servers", "list"], env: ["NO_COLOR": ""])
+        #expect(table.status == 0, "\(table.err)")
+        let lines = table.out.split(separator: "\n").map(String.init)
+        for (_, word) in words {
+            let line = lines.first { $0.hasPrefix(word + " ") } ?? ""
+            #expect(line.hasSuffix(" \(word) 2h ago"), "\(table.out)")
+        }
+        let list = try essh(dir, ["servers", "list", "--json"])
+        let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+        let servers = object?["servers"] as? [[String: Any]] ?? []
+        #expect(servers.count == words.count)
+        for server in servers {
+            let last = server["last_check"] as? [String: Any]
+            #expect(last?["status"] as? String == server["name"] as? String)
+        }
     }
 
     @Test func namesAndTagsSelectServersAndAllOnlineExitsZero() throws {

@@ -53,7 +53,7 @@ declare -A ABOUT=(
 )
 # The modules each target links, dependencies first.
 declare -A MODULES=(
-    [netparsers]="TextWidth NetParsers"
+    [netparsers]="TextWidth Basics NetParsers"
     [sshconfig]="Basics Inventory"
     [knownhosts]="Basics LocalProcess Crypto SSH"
     [banner]="Basics LocalProcess Crypto SSH Reachability"

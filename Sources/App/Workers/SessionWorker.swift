@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import AppCore
 import InteractiveShell
@@ -97,7 +98,7 @@ final class SessionWorker: Sendable {
                     post(.connectFailed("Cancelled."))
                     return
                 }
-                var os: RemoteOS?
+                var os: ServerOS?
                 if target.os == .auto {
                     post(.connectStage("Detecting the operating system"))
                     os = try? QuickCommandRunner(shell: opened, timeout: 10, cancel: cancel).detectOS()
@@ -144,7 +145,7 @@ final class SessionWorker: Sendable {
     }
 
     /// Runs the quick command's plan (RemoteCommands: fallbacks on missing, failing or unreadable commands).
-    func runQuick(id: Int, kind: DataKind, os: RemoteOS?) {
+    func runQuick(id: Int, kind: DataKind, os: ServerOS) {
         onSession(id: id) { [self] session, cancel throws(SSHError) in
             let output: QuickCommandOutput
             do throws(RemoteCommandsError) {

@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Operations
 import Foundation
@@ -35,14 +36,15 @@ extension Update {
         return []
     }
 
-    static func connected(_ state: inout AppState, os: RemoteOS?, auth: LoginMethod?, at: Date) -> [Effect] {
+    static func connected(_ state: inout AppState, os: ServerOS?, auth: LoginMethod?, at: Date) -> [Effect] {
         guard let connecting = state.connecting else { return [.disconnect] }
         let target = connecting.target
-        let osText = os?.rawValue ?? (target.os == .auto ? "unknown OS" : target.os.rawValue)
+        let known = os ?? target.os
+        let osText = known == .auto ? "unknown OS" : known.rawValue
         var session = SessionState(target: target, title: target.label(localUser: state.localUser), os: osText,
                                    connectedAt: at, scrollbackLines: state.settings.scrollback,
                                    parse: state.settings.parse)
-        session.remoteOS = os ?? RemoteOS(target.os)
+        session.remoteOS = known
         session.authUsed = auth
         session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
         var shell: [Effect] = []
@@ -52,6 +54,6 @@ extension Update {
         state.screen = .session
         state.now = max(state.now, at)
         guard let name = target.name else { return shell }
-        return [.recordConnection(name: name, os: os.map(\.serverOS)), .loadHistory(name)] + shell
+        return [.recordConnection(name: name, os: os), .loadHistory(name)] + shell
     }
 }

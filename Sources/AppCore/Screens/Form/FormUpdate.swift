@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Foundation
 import Inventory

@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Foundation
 import Inventory
@@ -98,7 +99,7 @@ extension Update {
         return startCheck(&state)
     }
 
-    static func checkResult(_ state: inout AppState, id: Int64, status: String, latencyMs: Double?, at: Date) {
+    static func checkResult(_ state: inout AppState, id: Int64, status: CheckStatus, latencyMs: Double?, at: Date) {
         state.checks[id] = ServerCheck(status: status, latencyMs: latencyMs, checkedAt: at)
         state.checking?.done += 1
     }
@@ -107,7 +108,7 @@ extension Update {
         let total = state.checking?.total ?? 0
         state.checking = nil
         state.lastCheckAt = at
-        let online = state.checks.values.filter { $0.status == "online" }.count
+        let online = state.checks.values.filter { $0.status == .online }.count
         // The line is about the servers screen: a check that ends while a session is open (it was started before
         // connecting) must not cover the session's own status, such as a finished command's exit.
         guard state.screen == .servers else { return }

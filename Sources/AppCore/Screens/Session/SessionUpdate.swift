@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Foundation
 import Inventory
@@ -195,7 +196,7 @@ extension Update {
         case .agent?, .none?, nil: auth = .agent
         }
         return ServerDraft(name: target.host, host: target.host, port: target.port, user: target.user, auth: auth,
-                           keyPath: keyPath, os: session.remoteOS?.serverOS ?? target.os, tags: [], note: "")
+                           keyPath: keyPath, os: session.remoteOS, tags: [], note: "")
     }
 
     static func scrollOutput(_ state: inout AppState, by lines: Int) {

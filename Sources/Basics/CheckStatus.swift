@@ -1,4 +1,6 @@
-/// What one check found, from best to worst news.
+/// What one online check of a server found, from best to worst news: Reachability's verdict, and the same value
+/// stored in the inventory (`checkResult.status`), shown by the interface and printed by `essh check` and
+/// `essh servers list`. The raw values are the stored and printed words; they never change.
 public enum CheckStatus: String, Sendable, Codable, CaseIterable {
     /// The port answered with an `SSH-` identification line.
     case online
@@ -12,16 +14,4 @@ public enum CheckStatus: String, Sendable, Codable, CaseIterable {
     case unreachable
     /// The name did not resolve.
     case dnsError = "dns-error"
-
-    /// Which result to report when a host's addresses disagree (lower is more informative).
-    var rank: Int {
-        switch self {
-        case .online: 0
-        case .notSSH: 1
-        case .refused: 2
-        case .timeout: 3
-        case .unreachable: 4
-        case .dnsError: 5
-        }
-    }
 }
