@@ -7,7 +7,8 @@ struct FleetOptions: ParsableArguments {
     @Flag(name: .long, help: "Run the command on every saved server.")
     var all = false
 
-    @Option(name: .long, help: ArgumentHelp("Run the command on the saved servers with this tag.", valueName: "tag"))
+    @Option(name: .long, help: ArgumentHelp("Run the command on the saved servers with this tag.", valueName: "tag"),
+            completion: ServerCompletion.tags)
     var tag: String?
 
     @Option(name: .long, help: ArgumentHelp(
