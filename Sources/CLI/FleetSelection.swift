@@ -29,6 +29,15 @@ struct FleetSelection {
         var store: Inventory?
     }
 
+    /// The checks every fleet command makes of its selection options (`exec` and `net` alike).
+    static func validate(all: Bool, tag: String?, parallel: Int?) throws {
+        if all && tag != nil { throw ValidationError("Give --all or --tag, not both.") }
+        if let tag, tag.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--tag needs a tag name.") }
+        if let parallel, !(1...1024).contains(parallel) {
+            throw ValidationError("--parallel \(parallel): give a number of servers at once from 1 to 1024.")
+        }
+    }
+
     /// The servers picked by --all, --tag or the comma list, as targets, and the stored settings.
     func resolve() throws -> Resolved {
         let database = connection.database

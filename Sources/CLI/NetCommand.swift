@@ -75,12 +75,11 @@ struct NetCommand: ParsableCommand {
             kind = given
             dest = nil
         }
-        if all && tag != nil { throw ValidationError("Give --all or --tag, not both.") }
+        try FleetSelection.validate(all: all, tag: tag, parallel: parallel)
         if (all || tag != nil) && dest != nil {
             throw ValidationError("--all and --tag pick the servers themselves: give only what to show, e.g. "
                                   + "essh net --tag web routes.")
         }
-        if let tag, tag.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--tag needs a tag name.") }
         if !isFleet && dest == nil {
             throw ValidationError("Say which server: DEST, NAME,NAME,..., --all or --tag TAG (e.g. essh net web1 routes).")
         }
@@ -88,9 +87,6 @@ struct NetCommand: ParsableCommand {
         if json && raw { throw ValidationError("Give --json or --raw, not both.") }
         if isFleet && raw { throw ValidationError("--raw is for one server: with several, the output is parsed.") }
         if !isFleet && parallel != nil { throw ValidationError("--parallel is for several servers.") }
-        if let parallel, !(1...1024).contains(parallel) {
-            throw ValidationError("--parallel \(parallel): give a number of servers at once from 1 to 1024.")
-        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
     }
 
