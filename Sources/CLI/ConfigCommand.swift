@@ -15,9 +15,9 @@ struct ConfigCommand: ParsableCommand {
             exits 2, as does an unknown key. `essh config list` shows every key with its value, default and what \
             it may be.
             """,
-        subcommands: [Get.self, Set.self, Unset.self, List.self])
+        subcommands: [Get.self, SetValue.self, Unset.self, List.self])
 
-    /// A key argument that completes from the settings table.
+    /// The help of every KEY argument (each completes from the settings table).
     static let keyHelp = ArgumentHelp("The setting's key (essh config list shows them).", valueName: "key")
 
     struct Get: ParsableCommand {
@@ -33,8 +33,10 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    /// `set` (named so that Swift's `Set` stays visible in this file).
+    struct SetValue: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change a setting (checked as the Settings screen checks it; a refused value changes nothing).")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: ConfigCommand.keyHelp, completion: .list(Settings.keys))
