@@ -6,7 +6,10 @@ import Reachability
 /// Check results as a table or as JSON. Pure.
 enum CheckReport {
     struct Row {
-        var server: Server
+        /// A saved server's name, or an unsaved host as typed.
+        var name: String
+        var host: String
+        var port: Int
         var outcome: CheckOutcome
     }
 
@@ -15,7 +18,7 @@ enum CheckReport {
         for row in rows {
             let o = row.outcome
             table.add([
-                .init(text: row.server.name), .init(text: row.server.host), .init(text: String(row.server.port)),
+                .init(text: row.name), .init(text: row.host), .init(text: String(row.port)),
                 .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status)),
                 .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
                 .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
@@ -54,7 +57,7 @@ enum CheckReport {
 
     static func json(_ rows: [Row]) throws -> String {
         let results = rows.map {
-            ResultJSON(name: $0.server.name, host: $0.server.host, port: $0.server.port,
+            ResultJSON(name: $0.name, host: $0.host, port: $0.port,
                        status: $0.outcome.status, latencyMs: $0.outcome.latencyMs,
                        banner: $0.outcome.banner, error: $0.outcome.error)
         }

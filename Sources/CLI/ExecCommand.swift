@@ -58,7 +58,8 @@ struct ExecCommand: ParsableCommand {
 
     @OptionGroup var fleet: FleetOptions
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.")
+    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.",
+              completion: ServerCompletion.names)
     var dest: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")

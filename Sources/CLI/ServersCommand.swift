@@ -9,7 +9,7 @@ struct ServersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "servers",
         abstract: "Save, change, list, import and export your servers.",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, ImportSSHConfig.self, Export.self])
+        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self])
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
@@ -68,7 +68,7 @@ struct ServersCommand: ParsableCommand {
             abstract: "Change a saved server (only the options given; --tag replaces the tags; --ciphers \"\" and the "
                 + "other lists go back to eSSH's defaults).")
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The server's name.")
+        @Argument(help: "The server's name.", completion: ServerCompletion.names)
         var name: String
         @Option(help: "A new name.")
         var rename: String?
@@ -90,15 +90,23 @@ struct ServersCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a saved server with its check results and history.")
+            commandName: "rm",
+            abstract: "Remove saved servers with their check results and history (all or none: when a name is not "
+                + "saved, nothing is removed).")
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The server's name.")
-        var name: String
+        @Argument(help: "The servers' names.", completion: ServerCompletion.names)
+        var names: [String] = []
+
+        func validate() throws {
+            if names.isEmpty { throw ValidationError("Name the servers to remove, e.g. essh servers rm web1 web2.") }
+        }
 
         func run() throws {
             let inventory = try database.open()
-            try CommandFailure.guarding { () throws(InventoryError) in try inventory.removeServer(named: name) }
-            TerminalOutput.write("Removed \(name).\n")
+            let removed = try CommandFailure.guarding { () throws(InventoryError) in
+                try inventory.removeServers(named: names)
+            }
+            TerminalOutput.write(removed.map { "Removed \($0).\n" }.joined())
         }
     }
 
@@ -107,7 +115,7 @@ struct ServersCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Flag(help: "Print JSON instead of a table.")
         var json = false
-        @Option(help: "Only servers with this tag.")
+        @Option(help: "Only servers with this tag.", completion: ServerCompletion.tags)
         var tag: String?
 
         func run() throws {

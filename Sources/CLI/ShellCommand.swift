@@ -36,7 +36,7 @@ struct ShellCommand: ParsableCommand {
     @Flag(name: .customLong("with-command"), help: .private)
     var withCommand = false
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port].")
+    @Argument(help: "The server: a saved name, or [user@]host[:port].", completion: ServerCompletion.names)
     var dest: String
 
     func validate() throws {

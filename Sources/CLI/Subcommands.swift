@@ -17,6 +17,7 @@ package enum Subcommands {
         NetCommand.self,
         MailCommand.self,
         ShellCommand.self,
+        ConfigCommand.self,
     ]
 }
 

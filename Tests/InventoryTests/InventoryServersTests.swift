@@ -111,6 +111,21 @@ import Testing
         #expect(try inventory.history(serverNamed: "a").isEmpty)
     }
 
+    @Test func removingSeveralServersIsAllOrNothingAndNamesEveryMissingOne() throws {
+        let inventory = try Inventory()
+        for name in ["a", "b", "c"] { try inventory.addServer(ServerDraft(name: name, host: "h")) }
+        do {
+            try inventory.removeServers(named: ["a", "ghost", "c", "phantom"])
+            Issue.record("removing with missing names should fail")
+        } catch {
+            #expect(error.kind == .unknownServer)
+            #expect(error.message.contains("'ghost', 'phantom'") && error.message.contains("nothing was removed"))
+        }
+        #expect(try inventory.servers().map(\.name) == ["a", "b", "c"])
+        #expect(try inventory.removeServers(named: ["c", "a", "c"]) == ["c", "a"])
+        #expect(try inventory.servers().map(\.name) == ["b"])
+    }
+
     @Test func theLastCheckResultOfEveryServerIsAvailableAndOldOnesArePruned() throws {
         let inventory = try Inventory()
         let a = try inventory.addServer(ServerDraft(name: "a", host: "h")).id!
