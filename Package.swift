@@ -31,7 +31,7 @@ let interactiveShellTargets: [Target] = [
 
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
 let netParsersTargets: [Target] = [
-    .target(name: "NetParsers", dependencies: ["TextWidth"]),
+    .target(name: "NetParsers", dependencies: ["TextWidth", "Basics"]),
     .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
@@ -40,7 +40,7 @@ let netParsersTargets: [Target] = [
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
     .target(name: "TUIKit", dependencies: ["TextWidth"]),
-    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess"]),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess", "Basics"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
@@ -57,7 +57,7 @@ let textWidthTargets: [Target] = [
 // LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;
 // writing all of a buffer. Foundation only.
 let localProcessTargets: [Target] = [
-    .target(name: "LocalProcess"),
+    .target(name: "LocalProcess", dependencies: ["Basics"]),
     .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
 ]
 
@@ -82,7 +82,7 @@ let inventoryTargets: [Target] = [
 // Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
 // Pure Foundation: no UI, no database.
 let mailTargets: [Target] = [
-    .target(name: "Mail", dependencies: ["LocalProcess"]),
+    .target(name: "Mail", dependencies: ["LocalProcess", "Basics"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
 ]
 
@@ -97,7 +97,7 @@ let reachabilityTargets: [Target] = [
 // RemoteCommands: the OS-aware quick commands (detect the system, run the plan with fallbacks, parse) on an open
 // SSH session. No terminal, no database writes; used by `essh net` and the terminal interface.
 let remoteCommandsTargets: [Target] = [
-    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory"]),
+    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory", "Basics"]),
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "SSH", "NetParsers", "TestSupport"]),
 ]
 
