@@ -150,7 +150,7 @@ let cliTargets: [Target] = [
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics"]),
 ]
 
 let package = Package(

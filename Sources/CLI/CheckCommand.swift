@@ -36,19 +36,12 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let inventory = try database.open()
-        let servers = try CommandFailure.guarding { () throws(InventoryError) in try select(inventory) }
+        let servers = try select(inventory)
         if servers.isEmpty {
-            printError(
-                "No saved servers to check. Add one with `essh servers add NAME --host HOST` or import ~/.ssh/config.")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, "No saved servers to check. Add one with `essh servers add NAME --host HOST` "
+                                 + "or import ~/.ssh/config.")
         }
-        let checker: Checker
-        do {
-            checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        let checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
         // them first lets their wait overlap the connects to everyone else.
         let lastChecks = (try? inventory.lastCheckResults()) ?? [:]
@@ -77,15 +70,14 @@ struct CheckCommand: ParsableCommand {
             outcomes = inServerOrder
         } catch {
             progress.clear()
-            printError(error.description)
-            throw ExitCode(3)
+            throw error
         }
         progress.clear()
-        try CommandFailure.guarding { () throws(InventoryError) in try recorder.finish() }
+        try recorder.finish()
         let rows = zip(servers, outcomes).map { CheckReport.Row(server: $0, outcome: $1) }
         TerminalOutput.write(json ? try CheckReport.json(rows) + "\n"
                                   : CheckReport.table(rows, colour: TerminalOutput.colourOnStdout))
-        if outcomes.contains(where: { $0.status != .online }) { throw ExitCode(1) }
+        if outcomes.contains(where: { $0.status != .online }) { throw CommandFailure(.failed) }
     }
 
     private static func expectedSlow(_ last: CheckResult?) -> Bool {

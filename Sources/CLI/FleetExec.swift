@@ -26,10 +26,7 @@ struct FleetExec {
         let (targets, settings) = try resolveTargets()
         let fit = FleetRunner.fit(exec.fleet.parallel ?? settings.fleetParallel,
                                   openFiles: FileDescriptorLimit.raiseToHard())
-        if let refusal = fit.refusal {
-            printError(refusal)
-            throw ExitCode(75)
-        }
+        if let refusal = fit.refusal { throw CommandFailure(.tempFailure, refusal) }
         if let lowered = fit.lowered { printError(lowered + ".") }
         let parallel = fit.parallel
         let timeout = exec.timeout ?? settings.fleetTimeout
@@ -64,8 +61,8 @@ struct FleetExec {
             try send(mail, FleetReport.text(command: command, results: results, elapsed: elapsed), command: command,
                      count: results.count)
         }
-        if runner.isCancelled { throw ExitCode(130) }
-        if !summary.allOK { throw ExitCode(1) }
+        if runner.isCancelled { throw CommandFailure(.interrupted) }
+        if !summary.allOK { throw CommandFailure(.failed) }
     }
 
     /// Mails the report as plain text (no single-server status block: the report has one row per server). Throws
@@ -89,13 +86,14 @@ struct FleetExec {
         var picked: [(name: String, profile: ConnectionProfile)] = []
         if exec.fleet.all || exec.fleet.tag != nil {
             guard let store else {
-                throw ValidationError("No database at \(database.path) yet: add servers with essh servers add first.")
+                throw CommandFailure(.badInput,
+                                     "No database at \(database.path) yet: add servers with essh servers add first.")
             }
             let tag = exec.fleet.tag?.trimmingCharacters(in: .whitespaces)
-            let servers = try CommandFailure.guarding { () throws(InventoryError) in try store.servers(taggedWith: tag) }
+            let servers = try store.servers(taggedWith: tag)
             if servers.isEmpty {
-                throw ValidationError(tag.map { "No saved server has the tag \($0) (see essh servers list)." }
-                                      ?? "No servers are saved yet: add some with essh servers add.")
+                throw CommandFailure(.badInput, tag.map { "No saved server has the tag \($0) (see essh servers list)." }
+                                     ?? "No servers are saved yet: add some with essh servers add.")
             }
             picked = servers.map { ($0.name, ConnectionProfile(server: $0)) }
         } else {
@@ -105,7 +103,7 @@ struct FleetExec {
                 guard !name.isEmpty, seen.insert(name).inserted else { continue }
                 var saved: Server?
                 if let store, !name.contains("@"), !name.contains(":") {
-                    saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: name) }
+                    saved = try store.findServer(named: name)
                 }
                 if let saved {
                     picked.append((name, ConnectionProfile(server: saved)))
