@@ -40,7 +40,7 @@ let netParsersTargets: [Target] = [
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
     .target(name: "TUIKit", dependencies: ["TextWidth"]),
-    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess"]),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess", "Basics"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
@@ -57,7 +57,7 @@ let textWidthTargets: [Target] = [
 // LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;
 // writing all of a buffer. Foundation only.
 let localProcessTargets: [Target] = [
-    .target(name: "LocalProcess"),
+    .target(name: "LocalProcess", dependencies: ["Basics"]),
     .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
 ]
 
@@ -82,7 +82,7 @@ let inventoryTargets: [Target] = [
 // Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
 // Pure Foundation: no UI, no database.
 let mailTargets: [Target] = [
-    .target(name: "Mail", dependencies: ["LocalProcess"]),
+    .target(name: "Mail", dependencies: ["LocalProcess", "Basics"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
 ]
 
@@ -150,7 +150,7 @@ let cliTargets: [Target] = [
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail", "Basics"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics"]),
 ]
 
 let package = Package(

@@ -42,19 +42,12 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         // Only read: checking unsaved hosts never creates a database.
         let inventory = try database.openExisting()
-        let entries = try CommandFailure.guarding { () throws(InventoryError) in try select(inventory) }
+        let entries = try select(inventory)
         if entries.isEmpty {
-            printError(
-                "No saved servers to check. Add one with `essh servers add NAME --host HOST` or import ~/.ssh/config.")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, "No saved servers to check. Add one with `essh servers add NAME --host HOST` "
+                                 + "or import ~/.ssh/config.")
         }
-        let checker: Checker
-        do {
-            checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        let checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
         // them first lets their wait overlap the connects to everyone else.
         let lastChecks = (try? inventory?.lastCheckResults()) ?? [:]
@@ -84,11 +77,10 @@ struct CheckCommand: ParsableCommand {
             outcomes = inEntryOrder
         } catch {
             progress.clear()
-            printError(error.description)
-            throw ExitCode(3)
+            throw error
         }
         progress.clear()
-        try CommandFailure.guarding { () throws(InventoryError) in try recorder?.finish() }
+        try recorder?.finish()
         let rows = zip(entries, outcomes).map { entry, outcome in
             var outcome = outcome
             // A word that is no saved server was checked as a host name; when no such host exists, say both.
@@ -99,7 +91,7 @@ struct CheckCommand: ParsableCommand {
         }
         TerminalOutput.write(json ? try CheckReport.json(rows) + "\n"
                                   : CheckReport.table(rows, colour: TerminalOutput.colourOnStdout))
-        if outcomes.contains(where: { $0.status != .online }) { throw ExitCode(1) }
+        if outcomes.contains(where: { $0.status != .online }) { throw CommandFailure(.failed) }
     }
 
     private static func expectedSlow(_ last: CheckResult?) -> Bool {

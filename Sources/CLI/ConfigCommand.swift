@@ -52,7 +52,7 @@ struct ConfigCommand: ParsableCommand {
                 throw ConfigCommand.fail(error)
             }
             let inventory = try database.open()
-            try CommandFailure.guarding { () throws(InventoryError) in try inventory.setSetting(key, to: text) }
+            try inventory.setSetting(key, to: text)
             TerminalOutput.line("\(key) = \(text)")
         }
     }
@@ -67,7 +67,7 @@ struct ConfigCommand: ParsableCommand {
             let field = try ConfigCommand.field(key)
             // Nothing stored means nothing to remove: a missing database stays missing.
             if let inventory = try database.openExisting() {
-                try CommandFailure.guarding { () throws(InventoryError) in try inventory.setSetting(key, to: nil) }
+                try inventory.setSetting(key, to: nil)
             }
             TerminalOutput.line("\(key) = \(field.format(Settings())) (default)")
         }
@@ -92,7 +92,7 @@ struct ConfigCommand: ParsableCommand {
     /// The stored settings; none when the database does not exist yet (reading never creates it).
     static func stored(_ database: DatabaseOptions) throws -> [String: String] {
         guard let inventory = try database.openExisting() else { return [:] }
-        return try CommandFailure.guarding { () throws(InventoryError) in try inventory.allSettings() }
+        return try inventory.allSettings()
     }
 
     static func field(_ key: String) throws -> SettingField {
@@ -104,9 +104,8 @@ struct ConfigCommand: ParsableCommand {
     }
 
     /// An unknown key or a refused value: the sentence on stderr, exit status 2 (bad input, as for servers).
-    static func fail(_ problem: SettingProblem) -> ExitCode {
-        printError(problem.message)
-        return ExitCode(2)
+    static func fail(_ problem: SettingProblem) -> CommandFailure {
+        CommandFailure(.badInput, problem.message)
     }
 
     static func table(_ entries: [SettingEntry], colour: Bool) -> String {

@@ -58,8 +58,8 @@ struct FleetExec {
             try send(mail, FleetReport.text(command: command, results: results, elapsed: elapsed), command: command,
                      count: results.count)
         }
-        if runner.isCancelled { throw ExitCode(130) }
-        if !summary.allOK { throw ExitCode(1) }
+        if runner.isCancelled { throw CommandFailure(.interrupted) }
+        if !summary.allOK { throw CommandFailure(.failed) }
     }
 
     /// Mails the report as plain text (no single-server status block: the report has one row per server). Throws

@@ -46,13 +46,14 @@ struct FleetSelection {
         var picked: [(name: String, profile: ConnectionProfile)] = []
         if all || tag != nil {
             guard let store else {
-                throw ValidationError("No database at \(database.path) yet: add servers with essh servers add first.")
+                throw CommandFailure(.badInput,
+                                     "No database at \(database.path) yet: add servers with essh servers add first.")
             }
             let tag = tag?.trimmingCharacters(in: .whitespaces)
-            let servers = try CommandFailure.guarding { () throws(InventoryError) in try store.servers(taggedWith: tag) }
+            let servers = try store.servers(taggedWith: tag)
             if servers.isEmpty {
-                throw ValidationError(tag.map { "No saved server has the tag \($0) (see essh servers list)." }
-                                      ?? "No servers are saved yet: add some with essh servers add.")
+                throw CommandFailure(.badInput, tag.map { "No saved server has the tag \($0) (see essh servers list)." }
+                                     ?? "No servers are saved yet: add some with essh servers add.")
             }
             picked = servers.map { ($0.name, ConnectionProfile(server: $0)) }
         } else {
@@ -62,7 +63,7 @@ struct FleetSelection {
                 guard !name.isEmpty, seen.insert(name).inserted else { continue }
                 var saved: Server?
                 if let store, !name.contains("@"), !name.contains(":") {
-                    saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: name) }
+                    saved = try store.findServer(named: name)
                 }
                 if let saved {
                     picked.append((name, ConnectionProfile(server: saved)))
@@ -107,10 +108,7 @@ struct FleetSelection {
     static func runner(parallel: Int?, timeout: Double?, settings: Settings,
                        executor: any FleetExecutor = SSHFleetExecutor()) throws -> FleetRunner {
         let fit = FleetRunner.fit(parallel ?? settings.fleetParallel, openFiles: FileDescriptorLimit.raiseToHard())
-        if let refusal = fit.refusal {
-            printError(refusal)
-            throw ExitCode(75)
-        }
+        if let refusal = fit.refusal { throw CommandFailure(.tempFailure, refusal) }
         if let lowered = fit.lowered { printError(lowered + ".") }
         return FleetRunner(executor: executor,
                            options: .init(parallel: fit.parallel, timeout: timeout ?? settings.fleetTimeout))

@@ -112,15 +112,14 @@ struct NetCommand: ParsableCommand {
             log.debug("system: \(os.rawValue)\(stored == .auto ? " (detected)" : " (stored)")")
             output = try runner.run(kind.dataKind, os: os)
         } catch {
-            if let ssh = error.ssh { throw ExitCode(ResolvedConnection.exitStatus(for: ssh)) }
+            if let ssh = error.ssh { throw ResolvedConnection.ending(ssh) }
             var message = error.message
             if error.kind == .noCommandWorked, let server = target.server, server.os != .auto {
                 message += " The commands were chosen for the stored OS \(server.os.rawValue); if that is wrong, run "
                     + "essh servers edit \(server.name) --os auto to detect it again."
             }
-            printError(message)
             log.debug("\(error.detail)")
-            throw ExitCode.failure
+            throw CommandFailure(.failed, message)
         }
         for skipped in output.skipped { log.debug("passed over \(skipped.commandLine): \(skipped.reason)") }
         log.debug("ran \(output.command.commandLine)")
@@ -135,9 +134,8 @@ struct NetCommand: ParsableCommand {
         case .success(let items):
             NetOutput.write(items, json: json, source: source)
         case .failure(let error):
-            printError("Could not read the output of \(source). \(error.description) "
-                       + "Run with --raw to see it as it came.")
-            throw ExitCode.failure
+            throw CommandFailure(.failed, "Could not read the output of \(source). \(error.message) "
+                                 + "Run with --raw to see it as it came.")
         }
     }
 }

@@ -58,8 +58,8 @@ struct NetFleet {
             TerminalOutput.write(bytes: Array(TableFormatter().render(table).utf8))
         }
         TerminalOutput.writeError(FleetSummary(results).line(elapsed: Date().timeIntervalSince(started)) + "\n")
-        if runner.isCancelled { throw ExitCode(130) }
-        if !FleetSummary(results).allOK { throw ExitCode(1) }
+        if runner.isCancelled { throw CommandFailure(.interrupted) }
+        if !FleetSummary(results).allOK { throw CommandFailure(.failed) }
     }
 
     /// Runs the quick command on one server's session. A failure of SSH (timeout, lost connection, cancel) is the

@@ -137,7 +137,7 @@ enum ServerFormatting {
                 do {
                     return try SSHConfigQuoting.argument(value, expansion: expansion)
                 } catch {
-                    throw ValidationError("""
+                    throw CommandFailure(.badInput, """
                         Cannot export \(ControlCharacters.visible(server.name)): its \(field) \
                         '\(ControlCharacters.visible(value))' cannot be written in ssh_config: \(error.reason). \
                         Change it with essh servers edit, or export the others with --tag.

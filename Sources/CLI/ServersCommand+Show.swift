@@ -16,14 +16,12 @@ extension ServersCommand {
 
         func run() throws {
             guard let inventory = try database.openExisting() else {
-                throw CommandFailure.exit(InventoryError(.unknownServer, "", """
+                throw InventoryError(.unknownServer, "", """
                     No saved server is named '\(name)': there is no database at \(database.path) yet. \
                     `essh servers add \(name) --host HOST` saves one.
-                    """))
+                    """)
             }
-            let (server, checks) = try CommandFailure.guarding { () throws(InventoryError) in
-                (try inventory.server(named: name), try inventory.checkResults(serverNamed: name))
-            }
+            let (server, checks) = (try inventory.server(named: name), try inventory.checkResults(serverNamed: name))
             let last = checks.max { $0.checkedAt < $1.checkedAt }
             TerminalOutput.write(json ? try ServerFormatting.encode(ServerFormatting.row(server, lastCheck: last)) + "\n"
                                       : ServerDetails.text(server, lastCheck: last, colour: TerminalOutput.colourOnStdout))

@@ -35,7 +35,7 @@ struct ServersCommand: ParsableCommand {
         /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
         func checkAlgorithms(serverName: String) throws {
             if let problem = AlgorithmSelection.problems(algorithms.choices, serverName: serverName).first {
-                throw CommandFailure.exit(InventoryError(.invalidValue, problem.text, problem.message))
+                throw CommandFailure(.badInput, problem.message, detail: problem.text)
             }
         }
     }
@@ -58,7 +58,7 @@ struct ServersCommand: ParsableCommand {
                 name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
                 algorithms: fields.algorithms.choices)
-            let server = try CommandFailure.guarding { () throws(InventoryError) in try inventory.addServer(draft) }
+            let server = try inventory.addServer(draft)
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
         }
     }
@@ -81,9 +81,7 @@ struct ServersCommand: ParsableCommand {
                 name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
                 algorithms: fields.algorithms.changes)
-            let server = try CommandFailure.guarding { () throws(InventoryError) in
-                try inventory.updateServer(named: name, changes)
-            }
+            let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")
         }
     }
@@ -103,9 +101,7 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             let inventory = try database.open()
-            let removed = try CommandFailure.guarding { () throws(InventoryError) in
-                try inventory.removeServers(named: names)
-            }
+            let removed = try inventory.removeServers(named: names)
             TerminalOutput.write(removed.map { "Removed \($0).\n" }.joined())
         }
     }
@@ -120,9 +116,7 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             let inventory = try database.open()
-            let (servers, checks) = try CommandFailure.guarding { () throws(InventoryError) in
-                (try inventory.servers(taggedWith: tag), try inventory.lastCheckResults())
-            }
+            let (servers, checks) = (try inventory.servers(taggedWith: tag), try inventory.lastCheckResults())
             if json {
                 TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: checks) + "\n")
             } else if servers.isEmpty {
@@ -149,12 +143,10 @@ struct ServersCommand: ParsableCommand {
             let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             let path = file.map { $0.hasPrefix("~/") ? home + $0.dropFirst(1) : $0 } ?? home + "/.ssh/config"
             let reader = SSHConfigReader(home: home, localUser: ProcessInfo.processInfo.userName)
-            let result = try CommandFailure.guarding { () throws(InventoryError) in try reader.read(path: path) }
+            let result = try reader.read(path: path)
             for warning in result.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
             let inventory = try database.open()
-            let summary = try CommandFailure.guarding { () throws(InventoryError) in
-                try inventory.importServers(result.hosts.map(\.draft))
-            }
+            let summary = try inventory.importServers(result.hosts.map(\.draft))
             for skipped in summary.skipped { TerminalOutput.writeError("essh: skipped \(skipped)\n") }
             TerminalOutput.write("""
                 Imported \(path): \(summary.added.count) added, \(summary.updated.count) updated, \
@@ -177,7 +169,7 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             let inventory = try database.open()
-            let servers = try CommandFailure.guarding { () throws(InventoryError) in try inventory.servers() }
+            let servers = try inventory.servers()
             switch format {
             case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")

@@ -61,16 +61,33 @@ import TestSupport
         #expect(r.out.isEmpty)
     }
 
-    @Test func aMissingFileExitsOneWithItsName() throws {
+    @Test func aMissingFileExitsTwoWithItsName() throws {
         let r = try Binary.runEssh(["parse", "interfaces", "/nonexistent/ifconfig.txt"])
-        #expect(r.status == 1)
-        #expect(r.err.contains("Cannot read /nonexistent/ifconfig.txt"))
+        #expect(r.status == 2)
+        #expect(r.err.contains("Cannot read /nonexistent/ifconfig.txt: it does not exist"))
     }
 
     @Test func aDirectoryIsRefused() throws {
         let r = try Binary.runEssh(["parse", "interfaces", fixtures])
-        #expect(r.status == 1)
-        #expect(r.err.contains("is a directory"))
+        #expect(r.status == 2)
+        #expect(r.err.contains("it is a folder"))
+    }
+
+    @Test func aPipeIsReadLikeAFile() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let fifo = dir.file("routes")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            let text = "default via 10.0.0.1 dev eth0\n"
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        writer.start()
+        let r = try Binary.runEssh(["parse", "routes", fifo])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("10.0.0.1"))
     }
 
     @Test func partlyRecognisedInputWarnsOnStandardError() throws {

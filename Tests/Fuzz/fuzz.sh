@@ -58,7 +58,7 @@ declare -A MODULES=(
     [knownhosts]="Basics LocalProcess Crypto SSH"
     [banner]="Basics LocalProcess Crypto SSH Reachability"
     [destination]="Basics LocalProcess Crypto SSH"
-    [mail]="LocalProcess Mail"
+    [mail]="Basics LocalProcess Mail"
     [sanitizer]="TextWidth"
 )
 # Largest input libFuzzer makes for a target: room for the real thing several times over.

@@ -167,7 +167,7 @@ final class SessionWorker: Sendable {
             return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: items.table, error: nil)
         case .failure(let error):
             return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: nil,
-                               error: "could not read the output as a table (\(error)); F5 shows it raw")
+                               error: "could not read the output as a table (\(error.message)); F5 shows it raw")
         }
     }
 
