@@ -1,7 +1,8 @@
 /// A pattern over server names, as pdsh and ClusterShell write host lists: `*` any run of characters, `?` one,
 /// `[01-20]` or `[1,3,5-7]` a numeric range or list (zero-padded as written: `[01-20]` is 01 … 20, `[1-20]` is
 /// 1 … 20), anything else itself. Several ranges multiply (`rack[1-2]-n[01-04]`). Brackets holding a `:` are an
-/// IPv6 address (`[::1]:2222`), not a range. Matching ignores case, as host names do.
+/// IPv6 address (`[::1]:2222`), not a range, and a `]` without its `[` is itself. Matching ignores case, as host
+/// names do.
 ///
 /// A pattern with ranges and no `*` or `?` also lists the names it stands for (`expanded`), so `web[01-20]` can
 /// name servers that are not saved, as pdsh's `-w` does; `NameFolding` writes names back in this form.
@@ -79,8 +80,6 @@ public struct NamePattern: Sendable, Equatable {
                     parts.append(.numbers(try Self.ranges(String(inside))))
                 }
                 i = close + 1
-            case "]":
-                throw Problem(reason: "“]” has no opening “[”; a range is written web[01-20]")
             default:
                 literal.append(c)
                 i += 1

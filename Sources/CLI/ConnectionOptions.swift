@@ -13,6 +13,8 @@ struct ResolvedConnection {
     var server: Server?
     /// The open database, when DEST named a saved server (for history and last-connected).
     var inventory: Inventory?
+    /// Said when DEST could have been a saved name but there is no database (`DatabaseOptions.missingNote`).
+    var missingDatabase: String?
 
     /// Records a finished command in the saved server's history (no-op for unsaved hosts).
     func recordCommand(_ command: String, exitStatus: Int?) {
@@ -90,11 +92,15 @@ struct ConnectionOptions: ParsableArguments {
     func resolve(_ dest: String) throws -> ResolvedConnection {
         var saved: Server?
         var inventory: Inventory?
+        var missingDatabase: String?
         // A saved name is looked up only in an existing database: exec to a plain host never creates one.
-        if !dest.contains("@"), !dest.contains(":"), FileManager.default.fileExists(atPath: database.path) {
-            let store = try database.open()
-            saved = try store.findServer(named: dest)
-            if saved != nil { inventory = store }
+        if !dest.contains("@"), !dest.contains(":") {
+            if let store = try database.openExisting() {
+                saved = try store.findServer(named: dest)
+                if saved != nil { inventory = store }
+            } else {
+                missingDatabase = database.missingNote
+            }
         }
         let d: Destination
         if let saved {
@@ -120,7 +126,7 @@ struct ConnectionOptions: ParsableArguments {
         }
         return ResolvedConnection(options: options,
                                   prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
-                                  server: saved, inventory: inventory)
+                                  server: saved, inventory: inventory, missingDatabase: missingDatabase)
     }
 
     /// Session options for a saved server (or a parsed destination) with the command line's port, user, keys,

@@ -10,7 +10,7 @@ import SSH
 import Synchronization
 import TextWidth
 
-/// `essh net --all | --tag TAG | NAME,NAME,… KIND`: the quick command on many servers, through the fleet path
+/// `essh net --all | --tag TAG | --hosts-file FILE | SELECTORS KIND`: the quick command on many servers, through the fleet path
 /// (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism, deadlines and
 /// statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first) and runs its
 /// commands with their fallbacks. The tables become one, with a SERVER column.
@@ -20,8 +20,8 @@ struct NetFleet {
 
     func run() throws {
         let started = Date()
-        let picked = try FleetSelection(connection: net.connection, all: net.all, tag: net.tag, dest: net.dest)
-            .resolve()
+        let selection = try net.selection.selection(net.dest.map { [$0] } ?? [])
+        let picked = try FleetSelection(connection: net.connection, selection: selection).resolve()
         let names = picked.targets.map(\.name)
         var stored: [String: ServerOS] = [:]
         for (name, profile) in zip(names, picked.profiles) { stored[name] = profile.os }

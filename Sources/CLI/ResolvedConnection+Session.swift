@@ -26,7 +26,8 @@ extension ResolvedConnection {
             log.debug("libssh2: \(error.detail)")
             if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
                 throw CommandFailure(.connection, error.message
-                                     + " No saved server is named “\(dest)” either (see essh servers list)." + hint)
+                                     + " No saved server is named “\(dest)” either (see essh servers list)." + hint
+                                     + (missingDatabase.map { " " + $0 } ?? ""))
             }
             throw Self.ending(error)
         }

@@ -48,6 +48,12 @@ public final class Inventory: Sendable {
         DatabaseFile.tightenCompanions(path: path)
     }
 
+    /// Whether a database file is at `path`, creating nothing: commands that only read open one only if it exists.
+    /// Throws (as opening would) when a folder on the way is a file, or the path cannot be looked at.
+    public static func fileExists(at path: String) throws(InventoryError) -> Bool {
+        try DatabaseFile.exists(path: path)
+    }
+
     /// A fresh in-memory database, for tests and previews.
     public init(inMemory: Void = ()) throws(InventoryError) {
         path = ":memory:"

@@ -231,9 +231,9 @@ import TestSupport
         let noCommand = try essh(dir, ["exec", "--all"])
         #expect(noCommand.status != 0 && noCommand.err.contains("Give the command to run after --"))
         let noTag = try essh(dir, ["exec", "--tag", "nope", "--", "true"])
-        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag nope"))
+        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag 'nope'"))
         let both = try essh(dir, ["exec", "--all", "web1", "--", "true"])
-        #expect(both.status != 0 && both.err.contains("--all and --tag pick the servers themselves"))
+        #expect(both.status != 0 && both.err.contains("--all, --tag and --hosts-file pick the servers themselves"))
         let parallel = try essh(dir, ["exec", "--parallel", "0", "--all", "--", "true"])
         #expect(parallel.status != 0 && parallel.err.contains("--parallel 0"))
     }

@@ -134,6 +134,33 @@ import TestSupport
         #expect(try listJSON(dir).count == 3)
     }
 
+    /// Nothing imported is silently wrong: a host behind a jump host is not saved as a direct host, a bad Port is
+    /// skipped, both are counted and said with why; options eSSH does not use are named per host, once.
+    @Test func importSkipsAndCountsWhatItCannotUseAndNamesUnusedOptions() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try """
+            Host inner
+                HostName 10.0.0.5
+                ProxyJump bastion
+            Host badport
+                Port 70000
+            Host web01 web02
+                LocalForward 8080 localhost:80
+                ForwardAgent yes
+            Host plain
+                HostName plain.lan
+            """.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let r = try essh(dir, ["servers", "import-ssh-config", dir.file("config")])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "Imported \(dir.file("config")): 3 added, 0 updated, 0 unchanged, 2 skipped, "
+                + "2 with options eSSH does not use.\n")
+        #expect(r.err.contains("essh: skipped inner: it is reached through the jump host bastion (ProxyJump, "))
+        #expect(r.err.contains("essh: skipped badport: its Port '70000' ("))
+        #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): LocalForward, ForwardAgent\n"))
+        #expect(try listJSON(dir).map { $0["name"] as? String } == ["plain", "web01", "web02"])
+    }
+
     @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
