@@ -13,7 +13,8 @@ struct ServersCommand: ParsableCommand {
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
-        @Option(help: "Host name or IP address to connect to.")
+        @Option(help: ArgumentHelp("Host name or IP address to connect to; user@host:port and ssh://user@host:port "
+                                   + "are split into the three (IPv6: [2001:db8::1]:2222)."))
         var host: String?
         @Option(help: "SSH port, 1-65535 (default 22).")
         var port: Int?
@@ -53,9 +54,11 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             try fields.checkAlgorithms(serverName: name)
+            // `--host admin@web1:2222` and `ssh://admin@web1:2222` are split, as the form splits them.
+            let address = try ServerAddress.parts(fields.host ?? "", user: fields.user, port: fields.port)
             let inventory = try database.open()
             let draft = ServerDraft(
-                name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
+                name: name, host: address.host, port: address.port ?? 22, user: address.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
                 algorithms: fields.algorithms.choices)
             let server = try inventory.addServer(draft)
@@ -80,8 +83,10 @@ struct ServersCommand: ParsableCommand {
             guard let inventory = try database.openExisting() else {
                 throw InventoryError(.unknownServer, "", "No saved server is named '\(name)'. \(database.missingNote)")
             }
+            let address = try fields.host.map { try ServerAddress.parts($0, user: fields.user, port: fields.port) }
             let changes = ServerChanges(
-                name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
+                name: rename, host: address?.host, port: address?.port ?? fields.port,
+                user: address?.user ?? fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
                 algorithms: fields.algorithms.changes)
             let server = try inventory.updateServer(named: name, changes)

@@ -86,6 +86,9 @@ public struct ServerSelection: Sendable, Equatable {
                     throw SelectionProblem(.noMatch, "No saved server has the tag '\(HostAddress.shown(tag))'.")
                 }
                 tagged.forEach { add(.saved($0)) }
+            case .name(let pattern) where saved(pattern.text) != nil:
+                // A name saved before brackets were the selectors' (`odd[1]`) is itself.
+                add(.saved(saved(pattern.text)!))
             case .name(let pattern):
                 let listed: [String]?
                 do { listed = try pattern.expanded() } catch {

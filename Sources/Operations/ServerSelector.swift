@@ -93,7 +93,7 @@ public enum ServerSelector: Sendable, Equatable {
     public func matches(_ server: Server) -> Bool {
         switch self {
         case .tag(let tag): return server.tags.contains { $0.caseInsensitiveCompare(tag) == .orderedSame }
-        case .name(let pattern): return pattern.matches(server.name)
+        case .name(let pattern): return pattern.text == server.name || pattern.matches(server.name)
         case .not(let inner): return inner.matches(server)
         }
     }
