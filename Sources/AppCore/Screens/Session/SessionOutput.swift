@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import NetParsers
 import TUIKit
@@ -24,7 +25,7 @@ extension SessionState {
         capture?.status = status
         capture?.signal = signal
         let result = (signal.map { "killed by \($0)" } ?? "exit \(status.map(String.init) ?? "?")")
-            + " · " + Update.duration(at.timeIntervalSince(running.startedAt))
+            + " · " + DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
         finishCommand(result: result)
         return true
     }
@@ -35,7 +36,8 @@ extension SessionState {
         startCapture(running)
         capture?.finishedAt = at
         capture?.failure = message
-        finishCommand(result: message + " · " + Update.duration(at.timeIntervalSince(running.startedAt)))
+        let took = DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
+        finishCommand(result: message + " · " + took)
         return true
     }
 
@@ -48,7 +50,7 @@ extension SessionState {
         // The quick-command runner keeps the first command that answered; one that failed gives an error.
         capture?.status = result.error == nil ? 0 : nil
         capture?.failure = result.error
-        let took = Update.duration(at.timeIntervalSince(running.startedAt))
+        let took = DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
         let note = result.error.map { " · \($0)" } ?? ""
         finishCommand(result: "\(result.commandLine) · \(took)" + note)
         quick = result
