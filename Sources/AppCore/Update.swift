@@ -56,7 +56,9 @@ package enum Update {
             state.withSession { session, _ in session.receive(id: id, bytes) }
             return []
         case .commandFinished(let id, let status, let signal, let at):
-            return commandFinished(&state, id: id, status: status, signal: signal, at: at)
+            return state.withSession { session, _ in
+                session.commandFinished(id: id, status: status, signal: signal, at: at)
+            } ?? []
         case .commandFailed(let id, let text, let lost, let at):
             return commandFailed(&state, id: id, message: text, connectionLost: lost, at: at)
         case .quickFinished(let id, let result, let at):

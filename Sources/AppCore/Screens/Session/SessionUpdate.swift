@@ -158,18 +158,6 @@ extension Update {
         }
     }
 
-    /// The running command ended: its result line, and the command into the server's history.
-    static func commandFinished(_ state: inout AppState, id: Int, status: Int32?, signal: String?, at: Date)
-        -> [Effect]
-    {
-        state.withSession { session, _ in
-            guard let running = session.running,
-                  session.commandFinished(id: id, status: status, signal: signal, at: at),
-                  let name = session.target.name, running.quick == nil else { return [] }
-            return [.appendHistory(server: name, command: running.command, status: status.map(Int.init))]
-        } ?? []
-    }
-
     /// The running command failed; when the connection went with it, the session ends.
     static func commandFailed(_ state: inout AppState, id: Int, message: String, connectionLost: Bool, at: Date)
         -> [Effect]
