@@ -39,7 +39,7 @@ struct SessionUpdateTests {
         Fixtures.keys(&state, .enter)
         #expect(Fixtures.keys(&state, .escape) == [.cancelConnect])
         _ = Update.update(&state, .connectFailed("10.0.0.5 refused the connection on port 22."))
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
         #expect(state.dialog?.message == "admin@10.0.0.5: 10.0.0.5 refused the connection on port 22.")
         Fixtures.keys(&state, .enter)
         #expect(state.dialog == nil)
@@ -49,7 +49,7 @@ struct SessionUpdateTests {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
         let effects = Update.update(&state, .connected(os: .linux, at: Fixtures.now))
-        #expect(state.screen == .session)
+        #expect(state.screen.kind == .session)
         #expect(state.session?.os == "linux")
         #expect(effects == [.recordConnection(name: "web1", os: .linux), .loadHistory("web1")])
     }
@@ -140,11 +140,11 @@ struct SessionUpdateTests {
         var state = Fixtures.inSession()
         let effects = Fixtures.keys(&state, .function(10))
         #expect(effects == [.disconnect])
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(state.summary?.seconds == 83)
         #expect(Fixtures.screen(state).contains { $0.contains("Time of connection: 83 seconds") })
         #expect(Fixtures.keys(&state, .enter) == [.load])
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
     }
 
     @Test func aLostConnectionEndsTheSessionWithTheReason() {
@@ -187,7 +187,7 @@ struct KeepaliveUpdateTests {
         let effects = Update.update(&state, .connectionLost("The connection to web1 broke.",
                                                             at: Fixtures.now.addingTimeInterval(100)))
         #expect(effects == [.disconnect])
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(state.summary?.reason == "The connection to web1 broke.")
     }
 }

@@ -36,8 +36,9 @@ final class SessionWorkerTests {
         var loginMethod: LoginMethod { .password }
         var logDescription: String { "(127.0.0.1:22), SSH-2.0-Fake, host key SHA256:fake" }
 
-        func execute(_ command: String, cancel: Cancellation?,
-                     output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+        func run(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?,
+                 stop: StopEscalation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+            throws(SSHError) -> CommandExit {
             events.withLock { $0.append("run \(command)") }
             self.output.withUnsafeBytes { output(.stdout, $0) }
             return exit

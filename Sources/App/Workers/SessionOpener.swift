@@ -9,9 +9,10 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
     var loginMethod: LoginMethod { get }
     /// `(address), banner, host key SHA256:…`, for the log.
     var logDescription: String { get }
-    /// Runs `command` on a new channel, streaming its output, until it ends or `cancel` stops it.
-    func execute(_ command: String, cancel: Cancellation?,
-                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit
+    /// Runs `command` on a new channel, streaming its output, until it ends or `cancel` stops it (then stopped on
+    /// the server as `stop` says). `SSHSession.run` itself: the worker calls SSH with nothing in between.
+    func run(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+             output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit
     func keepalive() throws(SSHError)
     func disconnect()
     /// The interactive shell in the real terminal (curses suspended), until it ends.
@@ -34,11 +35,6 @@ struct SSHSessionOpener: SessionOpener {
 
 extension SSHSession: OpenSession {
     var logDescription: String { "(\(address)), \(serverBanner), host key \(hostKey.fingerprint)" }
-
-    func execute(_ command: String, cancel: Cancellation?,
-                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
-        try run(command, input: .none, timeout: nil, cancel: cancel, output: output)
-    }
 
     func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: self) }
 }

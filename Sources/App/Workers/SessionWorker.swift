@@ -137,7 +137,8 @@ final class SessionWorker: Sendable {
 
     func run(id: Int, command: String) {
         onSession(id: id) { [self] session, cancel throws(SSHError) in
-            let exit = try session.execute(command, cancel: cancel) { [self] _, bytes in
+            let exit = try session.run(command, input: .none, timeout: nil, cancel: cancel, stop: .standard) {
+                [self] _, bytes in
                 post(.output(id: id, bytes: Array(bytes)))
             }
             post(.commandFinished(id: id, status: exit.status, signal: exit.signal, at: Date()))

@@ -8,26 +8,23 @@ import RemoteCommands
 
 /// Connecting: starting a connection, its stages, and how it ends (a session, or a dialog saying why not).
 extension Update {
-    static func connect(_ state: inout AppState, _ target: ConnectionProfile, returnTo: Screen? = nil,
-                        openShell: Bool = false) -> [Effect] {
-        state.connecting = ConnectingState(target: target, stage: "Starting", startedAt: state.now,
-                                           returnTo: returnTo ?? state.screen, openShell: openShell)
-        state.screen = .connecting
+    static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false) -> [Effect] {
+        state.show(.connecting(ConnectingState(target: target, stage: "Starting", startedAt: state.now,
+                                               openShell: openShell)))
         state.notice = nil
         return [.connect(target, knownHosts: state.settings.knownHosts)]
     }
 
     static func connectingKey(_ state: inout AppState, _ action: ConnectingAction?) -> [Effect] {
         guard action == .cancel else { return [] }
-        state.connecting?.stage = "Cancelling…"
+        state.changeConnecting { $0.stage = "Cancelling…" }
         return [.cancelConnect]
     }
 
+    /// The connection failed: back to the servers, with a dialog saying why.
     static func connectFailed(_ state: inout AppState, _ reason: String) -> [Effect] {
         let target = state.connecting?.target
-        state.screen = state.connecting?.returnTo ?? .servers
-        if state.screen == .connecting || state.screen == .form { state.screen = .servers }
-        state.connecting = nil
+        if target != nil { state.show(.servers) }
         state.prompt = nil
         state.dialog = DialogState(
             purpose: .notice, title: "Could not connect",
@@ -49,9 +46,7 @@ extension Update {
         session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
         var shell: [Effect] = []
         if connecting.openShell { shell = openShell(&session, closeAfter: true) }
-        state.session = session
-        state.connecting = nil
-        state.screen = .session
+        state.show(.session(session))
         state.now = max(state.now, at)
         guard let name = target.name else { return shell }
         return [.recordConnection(name: name, os: os), .loadHistory(name)] + shell

@@ -28,19 +28,12 @@ extension Update {
         case .clearFilter: break
         case .help: state.showHelp = true
         case .quit: state.shouldQuit = true
-        case .add:
-            state.form = .server(nil)
-            state.screen = .form
+        case .add: state.show(.form(.server(nil)))
         case .edit:
             guard let server = state.selectedServer else { return [] }
-            state.form = .server(server)
-            state.screen = .form
-        case .settings:
-            state.form = .settings(state.settings)
-            state.screen = .form
-        case .quickConnect:
-            state.form = .quickConnect
-            state.screen = .form
+            state.show(.form(.server(server)))
+        case .settings: state.show(.form(.settings(state.settings)))
+        case .quickConnect: state.show(.form(.quickConnect))
         case .delete:
             guard let server = state.selectedServer else { return [] }
             state.dialog = DialogState(purpose: .confirmDelete(server.name), title: "Delete server",
@@ -93,7 +86,7 @@ extension Update {
     }
 
     static func periodicCheck(_ state: inout AppState) -> [Effect] {
-        guard state.screen == .servers, state.checking == nil, state.settings.checkInterval > 0,
+        guard state.screen.kind == .servers, state.checking == nil, state.settings.checkInterval > 0,
               let last = state.lastCheckAt,
               state.now.timeIntervalSince(last) >= Double(state.settings.checkInterval) else { return [] }
         return startCheck(&state)
@@ -111,7 +104,7 @@ extension Update {
         let online = state.checks.values.filter { $0.status == .online }.count
         // The line is about the servers screen: a check that ends while a session is open (it was started before
         // connecting) must not cover the session's own status, such as a finished command's exit.
-        guard state.screen == .servers else { return }
+        guard state.screen.kind == .servers else { return }
         state.notice = error ?? "Checked \(total) server\(total == 1 ? "" : "s"): \(online) online."
     }
 
@@ -140,9 +133,9 @@ extension Update {
         return effects
     }
 
+    /// The form's server was saved: the form closes (if it is still shown; by now the person may have gone on).
     static func serverSaved(_ state: inout AppState, _ name: String) -> [Effect] {
-        state.form = nil
-        state.screen = .servers
+        if state.screen.kind == .form { state.show(.servers) }
         state.notice = "Saved \(name)."
         return [.load]
     }
