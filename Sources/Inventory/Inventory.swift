@@ -145,6 +145,17 @@ public final class Inventory: Sendable {
         }
     }
 
+    /// SQLite's `PRAGMA data_version` on the one writing connection: it changes when another connection — another
+    /// eSSH process, `essh servers add` while the interface runs — commits, and not for this instance's own writes.
+    /// Cheap (no table is read), so a front end can poll it to notice changes made elsewhere.
+    public func dataVersion() throws(InventoryError) -> Int {
+        do {
+            return try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw InventoryError.wrap(error, path: path)
+        }
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws(InventoryError) -> T {
         do {
             return try writer.read(body)

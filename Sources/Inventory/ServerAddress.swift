@@ -33,17 +33,17 @@ public enum ServerAddress {
         } catch {
             return .failure(ServerProblem(field: .host, message: """
                 '\(text)' is not an address: \(error.reason). Give host, user@host:port or ssh://user@host:port.
-                """, value: text))
+                """, value: text, address: .unreadable(reason: error.reason)))
         }
         if let named = address.user, let user, named != user {
             return .failure(ServerProblem(field: .user, message: """
                 '\(text)' names the user \(named), but --user says \(user): give the user once.
-                """, value: user, conflict: .user(inHost: named, given: user)))
+                """, value: user, address: .user(inHost: named, given: user)))
         }
         if let named = address.port, let port, named != port {
             return .failure(ServerProblem(field: .port, message: """
                 '\(text)' names the port \(named), but --port says \(port): give the port once.
-                """, value: String(port), conflict: .port(inHost: named, given: port)))
+                """, value: String(port), address: .port(inHost: named, given: port)))
         }
         return .success(Parts(host: address.host, user: address.user ?? user, port: address.port ?? port))
     }

@@ -18,22 +18,26 @@ public struct ServerProblem: Error, Sendable, Equatable {
     public let value: String
     /// The value holds a control character (ESC, NUL, a newline…), refused in every field.
     public let controlCharacter: Bool
-    /// The host field names a user or port that this field contradicts (`ServerAddress`).
-    public let conflict: Conflict?
+    /// What was wrong with the address typed in the host field (`ServerAddress`), when that is the problem.
+    public let address: AddressProblem?
 
-    /// What the host field said against the field given apart.
-    public enum Conflict: Sendable, Equatable {
+    /// What `ServerAddress` found wrong with a host field.
+    public enum AddressProblem: Sendable, Equatable {
+        /// The host field names this user; the user field says another.
         case user(inHost: String, given: String)
+        /// The host field names this port; the port field says another.
         case port(inHost: Int, given: Int)
+        /// The host field is no address, for this reason ("an ssh:// address names no path").
+        case unreadable(reason: String)
     }
 
     public init(field: ServerField, message: String, value: String, controlCharacter: Bool = false,
-                conflict: Conflict? = nil) {
+                address: AddressProblem? = nil) {
         self.field = field
         self.message = message
         self.value = value
         self.controlCharacter = controlCharacter
-        self.conflict = conflict
+        self.address = address
     }
 }
 

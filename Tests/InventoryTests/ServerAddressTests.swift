@@ -22,9 +22,9 @@ import Testing
             Issue.record("a contradiction was accepted")
             return
         }
-        #expect(user.field == .user && user.conflict == .user(inHost: "alice", given: "bob"))
+        #expect(user.field == .user && user.address == .user(inHost: "alice", given: "bob"))
         #expect(user.message == "'alice@web1' names the user alice, but --user says bob: give the user once.")
-        #expect(port.field == .port && port.conflict == .port(inHost: 2222, given: 22))
+        #expect(port.field == .port && port.address == .port(inHost: 2222, given: 22))
     }
 
     @Test func whatIsNoAddressIsRefusedOnTheHost() throws {

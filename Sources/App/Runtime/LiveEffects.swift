@@ -17,6 +17,8 @@ final class LiveEffects: EffectHandler {
         let log = AppLog(environment: environment)
         let post = Self.logging(into: log, then: { queue.post($0) })
         store = StoreWorker(inventory: inventory, post: post)
+        // Servers added or removed by `essh servers …` while the interface runs show up without a restart.
+        store.watch()
         checks = CheckWorker(inventory: inventory, post: post)
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
@@ -84,6 +86,7 @@ final class LiveEffects: EffectHandler {
     /// process exits.
     func finish() {
         fleet.cancel()
+        store.stopWatching()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)
         fleet.waitUntilIdle(seconds: 3)

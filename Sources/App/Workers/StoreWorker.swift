@@ -2,6 +2,7 @@ import AppCore
 import Basics
 import Foundation
 import Inventory
+import Synchronization
 
 /// The database: servers, settings and history, on one serial queue (GRDB's queue is safe from any thread; one
 /// queue keeps the writes in the order the interface asked for them).
@@ -9,6 +10,8 @@ final class StoreWorker: Sendable {
     private let inventory: Inventory
     private let post: @Sendable (Message) -> Void
     private let queue = DispatchQueue(label: "essh.app.store")
+    /// The database's `data_version` when last looked at (on `queue` only), and the timer that looks.
+    private let watched = Mutex<(version: Int?, timer: (any DispatchSourceTimer)?)>((nil, nil))
 
     init(inventory: Inventory, post: @escaping @Sendable (Message) -> Void) {
         self.inventory = inventory
@@ -17,16 +20,53 @@ final class StoreWorker: Sendable {
 
     /// Reads servers, last check results and settings.
     func load() {
-        queue.async { [self] in
-            do throws(InventoryError) {
-                let servers = try inventory.servers()
-                let results = try inventory.lastCheckResults()
-                let settings = try inventory.allSettings()
-                post(.loaded(servers: servers, checks: results, settings: settings))
-            } catch {
-                post(.storeFailed(error.message))
-            }
+        queue.async { [self] in read() }
+    }
+
+    private func read() {
+        do throws(InventoryError) {
+            let servers = try inventory.servers()
+            let results = try inventory.lastCheckResults()
+            let settings = try inventory.allSettings()
+            post(.loaded(servers: servers, checks: results, settings: settings))
+        } catch {
+            post(.storeFailed(error.message))
         }
+    }
+
+    /// Notices what other processes change in the database (`essh servers add` or `rm` while the interface runs, an
+    /// `essh config set`) and loads again, every `interval` seconds, on the store's queue: one `PRAGMA
+    /// data_version` a look, which this process's own writes leave alone (they reload through their own messages).
+    func watch(every interval: Double = 1) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in self?.look() }
+        watched.withLock { state in
+            state.timer?.cancel()
+            state.timer = timer
+        }
+        queue.async { [self] in
+            let version = try? inventory.dataVersion()
+            watched.withLock { $0.version = version }
+        }
+        timer.resume()
+    }
+
+    /// Stops watching.
+    func stopWatching() {
+        watched.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+        }
+    }
+
+    private func look() {
+        guard let version = try? inventory.dataVersion() else { return }
+        let changed = watched.withLock { state -> Bool in
+            defer { state.version = version }
+            return state.version != nil && state.version != version
+        }
+        if changed { read() }
     }
 
     /// Adds `draft`, or replaces the server named `replacing` with it.
