@@ -29,8 +29,9 @@ struct NetCommand: ParsableCommand {
             --tag web routes), or DEST as NAME,NAME,..., a pattern (web[01-20], db*), tag:TAG, with !NAME or \
             --exclude SELECTOR to leave servers out. They run as essh exec runs a fleet (--parallel, else the \
             fleet.parallel setting; --timeout is each server's time, connecting included, else the fleet.timeout \
-            setting; unknown host keys are refused). One table with a SERVER column, or --json {"results":[{name, status, command, os, duration_ms, error, \
-            interfaces|routes|sockets}]}; servers that failed are named on stderr with why, and a summary follows. \
+            setting; unknown host keys are refused). One table with a SERVER column, or --json {"results":[{name, \
+            status, command, os, duration_ms, error, interfaces|routes|sockets}]}; servers that failed are named on \
+            stderr with why, and a summary follows. \
             Exit status: 0 when every server's output was read, 1 otherwise, 130 when interrupted.
             """,
         helpNames: SelectionOptions.helpNames

@@ -10,10 +10,10 @@ import SSH
 import Synchronization
 import TextWidth
 
-/// `essh net --all | --tag TAG | --hosts-file FILE | SELECTORS KIND`: the quick command on many servers, through the fleet path
-/// (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism, deadlines and
-/// statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first) and runs its
-/// commands with their fallbacks. The tables become one, with a SERVER column.
+/// `essh net --all | --tag TAG | --hosts-file FILE | SELECTORS KIND`: the quick command on many servers, through the
+/// fleet path (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism,
+/// deadlines and statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first)
+/// and runs its commands with their fallbacks. The tables become one, with a SERVER column.
 struct NetFleet {
     let net: NetCommand
     let kind: ParseCommand.Kind

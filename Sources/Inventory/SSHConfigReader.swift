@@ -253,7 +253,8 @@ public struct SSHConfigReader: Sendable {
         var port: Int?
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
-                return .failure(Skipped(alias: alias, reason: "its Port '\(portText)' (\(portLocation)) is not 1-65535"))
+                return .failure(Skipped(alias: alias,
+                                        reason: "its Port '\(portText)' (\(portLocation)) is not 1-65535"))
             }
             port = number
         }

@@ -32,7 +32,8 @@ public enum HostsFile {
             selectors.append(.name(NamePattern(literal: word)))
         }
         if selectors.isEmpty {
-            throw SelectionProblem(.hostsFile, "\(file) names no host: write one [user@]host[:port] or saved name a line.")
+            throw SelectionProblem(.hostsFile,
+                                   "\(file) names no host: write one [user@]host[:port] or saved name a line.")
         }
         return selectors
     }

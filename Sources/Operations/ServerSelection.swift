@@ -144,9 +144,17 @@ public struct ServerSelection: Sendable, Equatable {
     /// Whether `server` is among what the selectors pick, without errors (the interface's filter, which narrows
     /// as the person types): no selector that picks means every server; exclusions remove.
     public func contains(_ server: Server) -> Bool {
-        let including = selectors.filter { !$0.isExclusion }
-        let picked = all || including.isEmpty || including.contains { $0.matches(server) }
-        return picked && !selectors.contains { $0.isExclusion && $0.matches(server) }
+        // One pass, no allocation: the filter runs this for every saved server on every key.
+        var anyIncluding = false, picked = all
+        for selector in selectors {
+            if selector.isExclusion {
+                if selector.matches(server) { return false }
+            } else {
+                anyIncluding = true
+                if !picked && selector.matches(server) { picked = true }
+            }
+        }
+        return picked || !anyIncluding
     }
 
     /// How an exclusion's words are said in "no saved server or chosen host is …".

@@ -1,6 +1,7 @@
 import Basics
 
-/// Where to connect: `[user@]host[:port]` or `ssh://[user@]host[:port]`, with IPv6 literals as `[::1]:2222` or bare `::1`.
+/// Where to connect: `[user@]host[:port]` or `ssh://[user@]host[:port]`, with IPv6 literals as `[::1]:2222` or bare
+/// `::1`.
 public struct Destination: Sendable, Equatable {
     public var user: String?
     public var host: String

@@ -60,7 +60,8 @@ struct FormUpdateTests {
         #expect(split == [.saveServer(ServerDraft(name: "box", host: "10.0.0.9", port: 2200, user: "alice",
                                                   auth: .agent), replacing: nil)])
         #expect(form(host: "[2001:db8::1]:2201", port: "").1
-                == [.saveServer(ServerDraft(name: "box", host: "2001:db8::1", port: 2201, auth: .agent), replacing: nil)])
+                == [.saveServer(ServerDraft(name: "box", host: "2001:db8::1", port: 2201, auth: .agent),
+                                replacing: nil)])
         #expect(form(host: "alice@h", user: "alice").1.count == 1)
         let user = form(host: "alice@h:2200", user: "bob").0
         #expect(user.form?.fields.first { $0.key == "user" }?.error == "Host says user alice, this says bob: keep one.")

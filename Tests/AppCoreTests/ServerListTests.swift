@@ -48,7 +48,8 @@ struct ServerListTests {
         Fixtures.keys(&state, .down)
         state.fleet.marked = ["win-build", "web1"]
         #expect(state.selectedServer?.name == "db-main")
-        let servers = [Fixtures.server(5, "app0", host: "10.0.0.9")] + Fixtures.servers.filter { $0.name != "win-build" }
+        let servers = [Fixtures.server(5, "app0", host: "10.0.0.9")]
+            + Fixtures.servers.filter { $0.name != "win-build" }
         _ = Update.update(&state, .loaded(servers: servers, checks: [:], settings: [:]))
         #expect(state.serverList.visible.map(\.name) == ["app0", "web1", "db-main", "café-ünï"])
         #expect(state.selectedServer?.name == "db-main")

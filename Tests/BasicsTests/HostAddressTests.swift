@@ -4,7 +4,8 @@ import Testing
 @Suite struct HostAddressTests {
     @Test func splitsUserHostAndPortWithOrWithoutTheSSHScheme() throws {
         #expect(try HostAddress(parsing: "admin@web1:2222") == HostAddress(user: "admin", host: "web1", port: 2222))
-        #expect(try HostAddress(parsing: "ssh://admin@web1:2222") == HostAddress(user: "admin", host: "web1", port: 2222))
+        #expect(try HostAddress(parsing: "ssh://admin@web1:2222")
+                == HostAddress(user: "admin", host: "web1", port: 2222))
         #expect(try HostAddress(parsing: "SSH://web1/") == HostAddress(host: "web1"))
         #expect(try HostAddress(parsing: "ssh://[2001:db8::1]:2200") == HostAddress(host: "2001:db8::1", port: 2200))
         #expect(try HostAddress(parsing: "ssh://ann@[::1]") == HostAddress(user: "ann", host: "::1"))

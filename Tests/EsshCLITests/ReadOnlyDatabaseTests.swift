@@ -28,7 +28,8 @@ import TestSupport
                 #expect(r.err.contains("There is no database at \(db) (nothing was created)."), "\(args): \(r.err)")
             }
             if args.contains("nosuchname") {
-                #expect(r.err.contains("No saved server is named “nosuchname” either") && r.err.contains(db), "\(r.err)")
+                #expect(r.err.contains("No saved server is named “nosuchname” either") && r.err.contains(db),
+                        "\(r.err)")
             }
             if args.contains("--tag") || args.contains("show") || args.contains("rm") || args.contains("export") {
                 #expect(r.status == 2 && r.err.contains(db), "\(args): \(r.status) \(r.err)")

@@ -145,7 +145,8 @@ import TestSupport
         #expect(try essh(dir, ["servers", "add", "c", "--host", "ssh://web.lan/", "--port", "2022"]).status == 0)
         #expect(try essh(dir, ["servers", "add", "d", "--host", "dee@d.lan:22", "--user", "dee"]).status == 0)
         #expect(try listJSON(dir).map(address) == [
-            ["h.lan", "alice", "2222"], ["2001:db8::1", "bob", "2200"], ["web.lan", "-", "2022"], ["d.lan", "dee", "22"],
+            ["h.lan", "alice", "2222"], ["2001:db8::1", "bob", "2200"], ["web.lan", "-", "2022"],
+            ["d.lan", "dee", "22"],
         ])
         let refused: [([String], String)] = [
             (["servers", "add", "e", "--host", "alice@h", "--user", "bob"],

@@ -153,7 +153,8 @@ private final class CountingSource: SSHConfigSource, Sendable {
         let result = try read(["/home/u/.ssh/config": "Host bad\n    Port 99999\nHost good\n"])
         #expect(result.hosts.map(\.alias) == ["good"])
         #expect(result.warnings.isEmpty)
-        #expect(result.skipped == [.init(alias: "bad", reason: "its Port '99999' (/home/u/.ssh/config:2) is not 1-65535")])
+        #expect(result.skipped
+                == [.init(alias: "bad", reason: "its Port '99999' (/home/u/.ssh/config:2) is not 1-65535")])
     }
 
     /// Until eSSH can go through a jump host, a host behind one is not imported as a direct host (which would

@@ -40,7 +40,8 @@ import Testing
         #expect(try names(["tag:web", "!web03"]) == ["web01", "web02", "web04", "web05"])
         #expect(try names(["tag:web", "!tag:db"]) == ["web01", "web02", "web03", "web04"])
         #expect(try names(["web*", "!web0[2-4]"]) == ["web01", "web05"])
-        #expect(try names(["!tag:prod"], defaultAll: true) == ["db1", "db2", "web01", "web02", "web03", "web04", "web05"])
+        #expect(try names(["!tag:prod"], defaultAll: true)
+                == ["db1", "db2", "web01", "web02", "web03", "web04", "web05"])
     }
 
     @Test func globsAndRangesPickSavedNames() throws {

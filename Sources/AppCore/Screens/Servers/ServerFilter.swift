@@ -26,7 +26,7 @@ struct ServerFilter {
     }
 
     func matches(_ server: Server) -> Bool {
-        guard selection.contains(server) else { return false }
+        if !selection.selectors.isEmpty && !selection.contains(server) { return false }
         guard !needle.isEmpty else { return true }
         let fields = [server.name, server.host, server.user ?? "", server.os.rawValue, server.note] + server.tags
         return fields.contains { $0.lowercased().contains(needle) }
