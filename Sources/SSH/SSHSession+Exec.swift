@@ -26,6 +26,13 @@ extension SSHSession {
                     output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
         lock.lock()
         defer { lock.unlock() }
+        return try runHoldingLock(command, input: input, timeout: timeout, cancel: cancel, stop: stop, output: output)
+    }
+
+    /// `run` for a caller that holds `lock` already (the persistent shell signalling its commands).
+    func runHoldingLock(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
+                        cancel: Cancellation? = nil, stop: StopEscalation = .standard,
+                        output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
         try ensureOpen()
         reapClosedChannels()
         let deadline = timeout.map { Date().addingTimeInterval($0) }
