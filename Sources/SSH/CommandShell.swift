@@ -77,7 +77,12 @@ final class CommandShell: @unchecked Sendable {
             return .unusable("the server did not open a channel for it: \(error.message)")
         }
         var ready = false
-        defer { if !ready { session.releaseChannel(channel, io: io, graceful: false) } }
+        var started = false
+        var retired = false
+        defer {
+            if !ready && started && !retired { _ = retire(channel, session: session) }
+            if !ready && !started { session.releaseChannel(channel, io: io, graceful: false) }
+        }
         let bootstrap = ShellScript.bootstrap
         let rc: Int32
         do throws(SSHError) {
@@ -89,6 +94,7 @@ final class CommandShell: @unchecked Sendable {
             return .unusable("the server did not start it: \(error.message)")
         }
         if rc < 0 { return .unusable("the server refused to start it (\(io.lastErrorMessage))") }
+        started = true
 
         let nonce = ShellScript.nonce()
         var scanner = ReplyScanner(nonce: nonce)
@@ -105,11 +111,22 @@ final class CommandShell: @unchecked Sendable {
             guard let reply = scanner.reply, let pid = reply.pid, pid > 1 else {
                 return .unusable("its prompt could not be read")
             }
+            // Interrupts, quick commands and F8 need a channel beside the shell's: a server allowing one session
+            // channel at a time (sshd's MaxSessions 1) gets a channel per command instead.
+            do throws(SSHError) {
+                let second = try session.openChannel(io: io)
+                session.releaseChannel(second, io: io, graceful: false)
+            } catch {
+                if error.kind == .disconnected || error.kind == .cancelled || session.isBroken { throw error }
+                return .unusable("the server opens no second channel beside it (MaxSessions 1?), which stopping a "
+                                 + "command and the quick commands need")
+            }
             ready = true
             let shell = CommandShell(session: session, channel: channel, pid: pid, directory: reply.directory ?? "")
             return .ready(shell)
         case .ended:
-            let exit = session.exitOf(channel)
+            retired = true
+            let exit = retire(channel, session: session)
             return .unusable("it ended at once (\(exit.phrase))" + quoted(said))
         case .cancelled:
             throw SSHError(.cancelled, "", "Cancelled while starting the shell.")
@@ -117,6 +134,23 @@ final class CommandShell: @unchecked Sendable {
             let limit = String(format: "%g", timeout)
             return .unusable("no POSIX shell answered within \(limit) s" + quoted(said))
         }
+    }
+
+    /// Ends what a probe started that is not a usable shell and returns how it ended: end-of-file on its input (a
+    /// shell or `cat` ends at it), then the close, waited for at most 2 s — the close carries the exit status, and a
+    /// server counting its channels (MaxSessions) has freed this one before the session's next command asks for one.
+    private static func retire(_ channel: OpaquePointer, session: SSHSession) -> CommandExit {
+        if !session.isBroken {
+            let waiter = SessionIO(raw: session.raw, fd: session.fd, cancel: nil, timeout: 2)
+            _ = try? waiter.call("ending the shell", allowNegative: true) { libssh2_channel_send_eof(channel) }
+            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
+            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
+        }
+        let exit = session.exitOf(channel)
+        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !session.isBroken {
+            session.context.closing.append(channel)
+        }
+        return exit
     }
 
     /// The first line of what the server said, for a reason: `: "This service allows sftp connections only."`.

@@ -47,12 +47,13 @@ enum ShellScript {
     /// One command as one input line. `eval` runs it in the shell itself (so `cd`, `export`, aliases, functions and
     /// `source` last), with /dev/null as its input (the channel's input is the rest of this protocol) and without
     /// descriptors 8 and 9; `\eval` cannot be an alias. The previous command's status is restored first, so `$?`
-    /// means what it means in a terminal (not under `set -e`, which would end the shell on it). The prompt is set
-    /// again after the command, in case the command changed it.
+    /// means what it means in a terminal (not under `set -e`, which would end the shell on it). The prompts are set
+    /// again after the command, in case it changed them (`source ~/.bashrc` does); bash's `PROMPT_COMMAND` and `PS0`,
+    /// which would print between commands, are unset.
     static func command(_ text: String, nonce: String, previousStatus: Int32) -> String {
         let restore = previousStatus == 0 ? "" : "case $- in *e*) ;; *) (exit \(previousStatus));; esac; "
         return "__essh_n=\(nonce) __essh_s=; \(restore)\\eval \(quote(text)) </dev/null 8>&- 9>&-; "
-            + "__essh_s=$? PS1=\(quote(prompt)) PS2=; \(printMarkers); __essh_n=\n"
+            + "__essh_s=$? PS1=\(quote(prompt)) PS2=; unset PROMPT_COMMAND PS0; \(printMarkers); __essh_n=\n"
     }
 
     /// A line that only prints the markers with `nonce`: sent after an interrupt (the shell dropped the rest of the

@@ -64,6 +64,10 @@ extension SessionShell {
         #expect(try shell.collect("echo $X $Y; sh -c 'echo child sees ${X-nothing} ${Y-nothing}'").stdout
                 == "1 2\nchild sees 1 nothing\n")
         #expect(try shell.collect("ll").stdout == "listed\n")
+        // An rc file that sets the prompts and a PROMPT_COMMAND (as `source ~/.bashrc` may) changes nothing.
+        _ = try shell.collect("PS1='$ '; PS2='> '; PROMPT_COMMAND='echo between'; PS0='before'")
+        #expect(try shell.collect("echo x").stdout == "x\n")
+        #expect(try shell.collect("echo y").out == Array("y\n".utf8))
         #expect(try shell.collect("greet you").stdout == "hi you\n")
         _ = try shell.collect("printf 'echo sourced $PWD\\n' > /tmp/essh-src-$$ && . /tmp/essh-src-$$ && rm /tmp/essh-src-$$")
         #expect(try shell.collect("cd / && source /dev/stdin <<'EOF'\nZ=from-source\nEOF\necho $Z").stdout
@@ -322,6 +326,20 @@ extension SessionShell {
         let shell = SessionShell(session: try connect(s, server))
         #expect(try shell.start() == .onePerCommand(reason: "it ended at once (exit 1): \"'exec' is not recognized as "
                                                     + "an internal or external command\""))
+    }
+
+    @Test func aServerAllowingOneChannelAtATimeFallsBack() throws {
+        let s = try TestServers.require()
+        let server = try ExtraSSHD(servers: s, extra: ["MaxSessions 1"])
+        defer { server.stop() }
+        let shell = SessionShell(session: try connect(s, server))
+        guard case .onePerCommand(let reason) = try shell.start() else {
+            Issue.record("MaxSessions 1 gave a persistent shell")
+            return
+        }
+        #expect(reason.hasPrefix("the server opens no second channel beside it (MaxSessions 1?)"), "\(reason)")
+        // The probe's channels are closed before it answers: the first command gets the one channel.
+        #expect(try shell.collect("echo one").stdout == "one\n")
     }
 
     /// Debian's /bin/sh: the same behaviour with dash as the login shell (SHELL and the command's shell both dash).
