@@ -81,7 +81,7 @@ public final class SessionShell: Sendable {
         } catch {
             state.withLock { $0.directory = shell.isOpen ? shell.directory : $0.directory }
             if !shell.isOpen && error.kind != .disconnected && session.isConnected {
-                let why = "The command did not stop, so its shell and everything it started were killed"
+                let why = "The command would not stop, so its shell was killed"
                 if let said = try? replace(why, cancel: nil) { notice(said) }
             }
             throw error
@@ -96,8 +96,7 @@ public final class SessionShell: Sendable {
             return exit
         case .endedBefore(let exit):
             // A background job ended it while idle: this command goes to a fresh shell (or its own channel).
-            let said = try replace("The shell had ended since the last command (\(exit.phrase))",
-                                   cancel: cancel)
+            let said = try replace("The shell had ended (\(exit.phrase))", cancel: cancel)
             notice(said)
             return try run(command, timeout: timeout, cancel: cancel, stop: stop, output: output, notice: notice)
         }
@@ -119,11 +118,10 @@ public final class SessionShell: Sendable {
         let mode = try open(cancel: cancel)
         switch mode {
         case .persistent:
-            return ShellNotice(text: why + "; a fresh shell was started: the working folder, variables and aliases "
-                               + "were reset.", mode: mode)
+            return ShellNotice(text: why + ": a new one started; cd, variables, aliases are reset", mode: mode)
         case .onePerCommand(let reason):
-            return ShellNotice(text: why + ", and no fresh shell could be started (\(reason)): each command now runs "
-                               + "in a shell of its own.", mode: mode)
+            return ShellNotice(text: why + ", and no new one could be started (\(reason)): each command now runs in a "
+                               + "shell of its own", mode: mode)
         }
     }
 

@@ -94,12 +94,12 @@ struct SessionUpdateTests {
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .output(id: 1, bytes: Array("bye".utf8)))
         _ = Update.update(&state, .commandFinished(id: 1, status: 3, signal: nil, at: Fixtures.now))
-        _ = Update.update(&state, .shellMode(.persistent, notice: "The shell ended (exit 3); a fresh shell was "
-                                             + "started: \u{1B}[2J reset."))
+        _ = Update.update(&state, .shellMode(.persistent, notice: "The shell ended (exit 3): a new one started; "
+                                             + "\u{1B}[2J reset"))
         let session = try! #require(state.session)
         let lines = (session.scrollback.firstLine..<session.scrollback.endLine).compactMap { session.scrollback[$0] }
         #expect(lines.suffix(3) == ["bye", "[exit 3 · 0.00 s]",
-                                    "[The shell ended (exit 3); a fresh shell was started: ␛[2J reset.]"],
+                                    "[The shell ended (exit 3): a new one started; ␛[2J reset]"],
                 "\(lines)")
         #expect(session.shellMode == .persistent)
     }

@@ -38,7 +38,7 @@ struct TUISessionShellTests {
         // `exit` ends the shell: the session says so and the next command runs in a fresh one, at home.
         try tmux.type("exit 3")
         try tmux.press("Enter")
-        let ended = try tmux.waitFor(text: "[The shell ended (exit 3); a fresh shell was started")
+        let ended = try tmux.waitFor(text: "[The shell ended (exit 3): a new one started; cd, variables, aliases are reset]")
         #expect(ended.contains { $0.hasPrefix("[exit 3 ·") })
         try tmux.type("pwd")
         try tmux.press("Enter")

@@ -144,8 +144,8 @@ final class SessionWorkerTests {
         worker.connect(target(), knownHosts: "")
         let said = Self.shellModes(posted.wait { !Self.shellModes($0).isEmpty }).first
         #expect(said?.0 == .onePerCommand(reason: "it ended at once (exit 1)"))
-        #expect(said?.1 == "No shell that lasts on this server (it ended at once (exit 1)): each command runs in a "
-                + "shell of its own, so cd and variables do not carry over.")
+        #expect(said?.1 == "Each command runs in a shell of its own here, so cd and variables do not carry over: no "
+                + "shell that lasts (it ended at once (exit 1))")
     }
 
     @Test func aConnectionLostWhileTheShellStartsEndsTheSession() {
@@ -165,8 +165,8 @@ final class SessionWorkerTests {
 
     /// A notice (the shell ended, a fresh one started) comes after the command's result, so the output reads in order.
     @Test func aShellNoticeFollowsTheCommandsResult() {
-        let notice = ShellNotice(text: "The shell ended (exit 3); a fresh shell was started: the working folder, "
-                                 + "variables and aliases were reset.", mode: .persistent)
+        let notice = ShellNotice(text: "The shell ended (exit 3): a new one started; cd, variables, aliases are reset",
+                                 mode: .persistent)
         let posted = Posted()
         let worker = worker(FakeOpener(session: FakeSession(exit: CommandExit(status: 3, signal: nil), notice: notice)),
                             posted)

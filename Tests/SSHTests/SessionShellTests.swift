@@ -167,7 +167,7 @@ extension SessionShell {
         #expect(r.exit == CommandExit(status: 3, signal: nil))
         #expect(r.notices.count == 1)
         #expect(r.notices.first?.mode == .persistent)
-        #expect(r.notices.first?.text.hasPrefix("The shell ended (exit 3); a fresh shell was started") == true,
+        #expect(r.notices.first?.text.hasPrefix("The shell ended (exit 3): a new one started; cd, variables, aliases are reset") == true,
                 "\(r.notices)")
         #expect(shell.shellPID != pid)
         #expect(try shell.collect("pwd; echo ${KEPT-gone}").stdout == s.home + "\ngone\n")
@@ -234,8 +234,8 @@ extension SessionShell {
         #expect(error?.detail.hasPrefix("no end of the remote command seen after INT, TERM, KILL") == true,
                 "\(String(describing: error))")
         #expect(took < 3, "took \(took) s")
-        #expect(notices.first?.text.hasPrefix("The command did not stop, so its shell and everything it started "
-                                              + "were killed; a fresh shell was started") == true, "\(notices)")
+        #expect(notices.first?.text == "The command would not stop, so its shell was killed: a new one started; cd, "
+                + "variables, aliases are reset", "\(notices)")
         #expect(shell.shellPID != pid)
         #expect(try shell.collect("pwd").stdout == s.home + "\n")
         var gone = false
@@ -273,8 +273,8 @@ extension SessionShell {
         usleep(300_000)
         let r = try shell.collect("pwd")
         #expect(r.stdout == s.home + "\n")
-        #expect(r.notices.first?.text.hasPrefix("The shell had ended since the last command (killed by KILL); a fresh "
-                                                + "shell was started") == true, "\(r.notices)")
+        #expect(r.notices.first?.text == "The shell had ended (killed by KILL): a new one started; cd, variables, "
+                + "aliases are reset", "\(r.notices)")
     }
 }
 

@@ -141,8 +141,8 @@ final class SessionWorker: Sendable {
     /// What the session says when it starts without a persistent shell.
     static func startNotice(_ mode: ShellMode) -> String? {
         guard case .onePerCommand(let reason) = mode else { return nil }
-        return "No shell that lasts on this server (\(reason)): each command runs in a shell of its own, so cd and "
-            + "variables do not carry over."
+        return "Each command runs in a shell of its own here, so cd and variables do not carry over: no shell that "
+            + "lasts (\(reason))"
     }
 
     static func describe(_ stage: ConnectStage) -> String {
