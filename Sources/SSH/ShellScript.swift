@@ -31,7 +31,7 @@ enum ShellScript {
     /// The prompt prints the markers when a line was cut short — interrupted, or stopped by a syntax error in dash
     /// — so `__essh_n` is still set. A line that runs to its end prints them itself and clears `__essh_n` (bash does
     /// not always expand its prompt again after a syntax error in `eval`, so the prompt alone is not enough).
-    static let prompt = "$(case ${__essh_n-} in ?*) \(printMarkers);; esac)"
+    static let prompt = "$(case ${__essh_n-} in (?*) \(printMarkers);; esac)"
 
     /// The first line: keeps the channel's stdout and stderr as descriptors 8 and 9, switches off what an
     /// interactive shell would otherwise add (bash's history file and `!` expansion, zsh's prompt escapes and the

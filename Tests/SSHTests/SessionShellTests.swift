@@ -358,6 +358,8 @@ extension SessionShell {
         #expect(bad.stderr.contains("Syntax error"), "\(bad.stderr)")
         #expect(try shell.collect("printf noeol").stdout == "noeol")
         #expect(try shell.collect("cat; echo $?").stdout == "0\n")
+        _ = try shell.collect("(exit 5)")
+        #expect(try shell.collect("echo $?").stdout == "5\n")
         for loop in ["while :; do :; done", "sleep 100"] {
             var notices: [ShellNotice] = []
             let (error, _) = try shell.runAndCancel(loop, user: s.user, after: 0.3, notices: &notices)
