@@ -136,8 +136,8 @@ final class CommandShell: @unchecked Sendable {
         }
     }
 
-    /// Ends what a probe started that is not a usable shell and returns how it ended: end-of-file on its input (a
-    /// shell or `cat` ends at it), then the close, waited for at most 2 s — the close carries the exit status, and a
+    /// Ends a shell (or what a probe started that is not a usable one) and returns how it ended: end-of-file on its
+    /// input (a shell or `cat` ends at it), then the close, waited for at most 2 s — the close carries the exit status, and a
     /// server counting its channels (MaxSessions) has freed this one before the session's next command asks for one.
     private static func retire(_ channel: OpaquePointer, session: SSHSession) -> CommandExit {
         if !session.isBroken {
@@ -180,12 +180,13 @@ final class CommandShell: @unchecked Sendable {
         guard isOpen else { return .endedBefore(CommandExit(status: nil, signal: nil)) }
         session.reapClosedChannels()
         let writer = io(timeout: networkTimeout)
-        // Anything the shell wrote while idle, and whether it is still there.
-        if try drainIdle(io: writer) { return .endedBefore(finishEnded()) }
+        // Anything the shell wrote while idle comes first; then whether it is still there.
+        let ended = try drainIdle(io: writer)
         let pending = late
         late = ([], [])
         if !pending.stdout.isEmpty { pending.stdout.withUnsafeBytes { output(.stdout, $0) } }
         if !pending.stderr.isEmpty { pending.stderr.withUnsafeBytes { output(.stderr, $0) } }
+        if ended { return .endedBefore(finishEnded()) }
 
         let nonce = ShellScript.nonce()
         var scanner = ReplyScanner(nonce: nonce)
@@ -248,20 +249,11 @@ final class CommandShell: @unchecked Sendable {
         return libssh2_channel_eof(channel) != 0
     }
 
-    /// The shell ended: waits (at most 3 s) for the server's close, which carries its exit status, and frees the
+    /// The shell ended: waits (at most 2 s) for the server's close, which carries its exit status, and frees the
     /// channel.
     private func finishEnded() -> CommandExit {
         isOpen = false
-        if !session.isBroken {
-            let waiter = io(timeout: 3)
-            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
-            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
-        }
-        let exit = session.exitOf(channel)
-        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !session.isBroken {
-            session.context.closing.append(channel)
-        }
-        return exit
+        return Self.retire(channel, session: session)
     }
 
     // MARK: - Interrupting
