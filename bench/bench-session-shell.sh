@@ -20,28 +20,38 @@ PKG_CONFIG_PATH=$(Sources/CLibSSH2/libssh2-from-debian.sh pkg-config-path)
 export PKG_CONFIG_PATH
 swift build --build-tests > "$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; exit 1; }
 export ESSH=${ESSH:-$PWD/.build/debug/essh}
+repeats=${BENCH_REPEATS:-3}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-ESSH_BENCH_SHELL=$work/true.txt ESSH_BENCH_ROUNDS=$runs ESSH_BENCH_COMMAND=true LANG=C.UTF-8 \
-    swift test --skip-build --filter SessionShellBenchmark > "$work/test.log" 2>&1 \
-    || { tail -20 "$work/test.log" >&2; exit 1; }
+for r in $(seq 1 "$repeats"); do
+    ESSH_BENCH_SHELL=$work/true-$r.txt ESSH_BENCH_ROUNDS=$runs ESSH_BENCH_COMMAND=true LANG=C.UTF-8 \
+        swift test --skip-build --filter SessionShellBenchmark > "$work/test.log" 2>&1 \
+        || { tail -20 "$work/test.log" >&2; exit 1; }
+done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # shellcheck disable=SC1090
 . "$ESSH_TEST_SERVERS"
 login_shell=$(getent passwd "$ESSH_TEST_USER" | cut -d: -f7)
 
-python3 - "$work/true.txt" "$out" "$runs" "$load_before" "$load_after" "$login_shell" <<'PY'
+python3 - "$work" "$out" "$runs" "$load_before" "$load_after" "$login_shell" "$repeats" <<'PY'
 import statistics, subprocess, sys
-path, out, runs, before, after, login = sys.argv[1:]
-samples = {}
-for line in open(path):
-    kind, seconds = line.split()
-    samples.setdefault(kind, []).append(float(seconds) * 1000)
+work, out, runs, before, after, login, repeats = sys.argv[1:]
+samples, per_run = {}, []
+for r in range(1, int(repeats) + 1):
+    these = {}
+    for line in open(f"{work}/true-{r}.txt"):
+        kind, seconds = line.split()
+        these.setdefault(kind, []).append(float(seconds) * 1000)
+        samples.setdefault(kind, []).append(float(seconds) * 1000)
+    per_run.append(these)
 def q(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(p * len(values)))]
-def row(kind):
-    v = samples[kind]
-    return f"| {kind} | {len(v)} | {statistics.median(v):.2f} | {q(v, 0.1):.2f} | {q(v, 0.9):.2f} | {statistics.mean(v):.2f} | {max(v):.2f} |"
+def row(kind, source=None, label=None):
+    v = (source or samples)[kind]
+    return f"| {label or kind} | {len(v)} | {statistics.median(v):.2f} | {q(v, 0.1):.2f} | {q(v, 0.9):.2f} | {statistics.mean(v):.2f} | {max(v):.2f} |"
+runs_rows = "\n".join(
+    row(kind, these, f"run {i + 1}: {kind}") for i, these in enumerate(per_run) for kind in ("persistent", "exec"))
+ratios = ", ".join(f"{statistics.median(t['persistent']) / statistics.median(t['exec']):.2f}" for t in per_run)
 machine_lines = []
 for line in subprocess.run(["bash", "bench/machine.sh"], capture_output=True, text=True).stdout.splitlines():
     if line.startswith("- ") or not machine_lines: machine_lines.append(line)
@@ -61,12 +71,12 @@ text = f"""# The session's persistent shell against a channel per command (issue
 ## Commands
 
 ```
-bash bench/bench-session-shell.sh          # BENCH_RUNS={runs}
-# = ESSH_BENCH_SHELL=bench/work/session-shell/true.txt ESSH_BENCH_ROUNDS={runs} ESSH_BENCH_COMMAND=true \\
-#   swift test --skip-build --filter SessionShellBenchmark
+bash bench/bench-session-shell.sh          # BENCH_RUNS={runs} BENCH_REPEATS={repeats}
+# = for each run R: ESSH_BENCH_SHELL=bench/work/session-shell/true-R.txt ESSH_BENCH_ROUNDS={runs} \\
+#   ESSH_BENCH_COMMAND=true swift test --skip-build --filter SessionShellBenchmark
 ```
 
-One SSH session; {runs} rounds, each running `true` once in the persistent shell (`SessionShell.run`) and once on a
+{repeats} runs of the benchmark, each on one SSH session: {runs} rounds, each running `true` once in the persistent shell (`SessionShell.run`) and once on a
 new channel (`SSHSession.run`, what every interface command did before), the order alternating per round, after 10
 warm-up rounds. Each figure is the time from the call to its return, output callback included. `start` is opening
 the shell (channel, exec of the bootstrap, the probe's answer), 20 times on the same session.
@@ -75,13 +85,16 @@ the shell (channel, exec of the bootstrap, the probe's answer), 20 times on the 
 
 | way | n | median | p10 | p90 | mean | max |
 | --- | --- | --- | --- | --- | --- | --- |
-{row("persistent")}
-{row("exec")}
-{row("start")}
+{row("persistent", label="all runs: persistent")}
+{row("exec", label="all runs: exec")}
+{row("start", label="all runs: start")}
+{runs_rows}
 
-Per-command overhead, median: persistent shell {persistent:.2f} ms, channel per command {exec_:.2f} ms:
+Per-command overhead, median of all runs: persistent shell {persistent:.2f} ms, channel per command {exec_:.2f} ms:
 the persistent shell takes **{persistent / exec_:.2f}×** the time of a channel per command
-({exec_ / persistent:.1f} times faster). Starting the shell costs about {statistics.median(samples["start"]):.1f} ms once
+({exec_ / persistent:.1f} times faster); per run: {ratios}. The machine is shared with other builds (see the load
+average): the channel per command, which makes the server fork a session process and a login shell, suffers from the
+load far more than a line to a waiting shell. Starting the shell costs about {statistics.median(samples["start"]):.1f} ms once
 per session (the first command waits for it only when typed within that time of connecting).
 """
 open(out, "w").write(text)
