@@ -14,13 +14,13 @@ LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
 export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make $(LIBSSH2_APT)
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
 
-.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc
+.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -80,6 +80,7 @@ test-clone: test-deps
 # the suite's exit code is kept.
 test: test-deps check-imports check-io
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	@Tests/Harness/clone-check.sh
 	@$(HARNESS) start
 	@rc=0; LANG=C.UTF-8 $(SWIFT) test --skip-build $(TEST_ARGS) || rc=$$?; $(HARNESS) stop >/dev/null 2>&1; exit $$rc
@@ -94,6 +95,44 @@ bench: bench-deps release
 
 clean:
 	rm -rf .build
+
+# `make install` (as root, or PREFIX=~/.local for one user; DESTDIR for packaging): the release binary, the shell
+# completions that binary generates (swift-argument-parser's scripts; saved server names and tags complete from the
+# database) and the man page generated from the same command tree by swift-argument-parser's generate-manual tool,
+# so neither can drift from `essh --help`. `make uninstall` removes exactly those files. `install-files` installs an
+# already built ESSH_BIN (the tests install the debug binary into a temporary DESTDIR).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+ESSH_BIN ?= .build/release/essh
+MANUAL_TOOL ?= .build/debug/generate-manual
+MAN_DIR := .build/man
+INSTALLED := $(BINDIR)/essh $(DATADIR)/bash-completion/completions/essh $(DATADIR)/zsh/site-functions/_essh \
+	$(DATADIR)/fish/vendor_completions.d/essh.fish $(MANDIR)/man1/essh.1
+
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+$(MANUAL_TOOL):
+	$(SWIFT) build --product generate-manual
+
+man: $(MANUAL_TOOL)
+	@test -x $(ESSH_BIN) || { echo "$(ESSH_BIN) is not built: run make release (or make install)." >&2; exit 1; }
+	@mkdir -p $(MAN_DIR)
+	$(MANUAL_TOOL) $(ESSH_BIN) --output-directory $(MAN_DIR)
+
+install-files: man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/zsh/site-functions $(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(ESSH_BIN) $(DESTDIR)$(BINDIR)/essh
+	$(ESSH_BIN) --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/essh
+	$(ESSH_BIN) --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_essh
+	$(ESSH_BIN) --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/essh.fish
+	install -m 644 $(MAN_DIR)/essh.1 $(DESTDIR)$(MANDIR)/man1/essh.1
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # libFuzzer over eSSH's readers of untrusted text, FUZZ_SECONDS (default 60) each: the network parsers, ssh_config,
 # known_hosts, the SSH banner and KEXINIT, DEST, mail addresses and headers, the text sanitiser

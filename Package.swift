@@ -31,8 +31,8 @@ let interactiveShellTargets: [Target] = [
 
 // NetParsers: text of ifconfig / ip / ipconfig / route / netstat / ss -> typed models and tables. No I/O.
 let netParsersTargets: [Target] = [
-    .target(name: "NetParsers", dependencies: ["TextWidth"]),
-    .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "TestSupport"], exclude: ["Fixtures"]),
+    .target(name: "NetParsers", dependencies: ["TextWidth", "Basics"]),
+    .testTarget(name: "NetParsersTests", dependencies: ["NetParsers", "Basics", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 // TUIKit: cells, buffer and diff, display width, layout, sanitizer, scrollback, widgets, keys, the Terminal
@@ -40,7 +40,7 @@ let netParsersTargets: [Target] = [
 // in a real terminal (driven in tmux by TerminalCursesTests).
 let tuiTargets: [Target] = [
     .target(name: "TUIKit", dependencies: ["TextWidth"]),
-    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess"]),
+    .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess", "Basics"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
@@ -57,7 +57,7 @@ let textWidthTargets: [Target] = [
 // LocalProcess: starting local programs (sendmail, a pipe's command) with clean signals and descriptors; waiting;
 // writing all of a buffer. Foundation only.
 let localProcessTargets: [Target] = [
-    .target(name: "LocalProcess"),
+    .target(name: "LocalProcess", dependencies: ["Basics"]),
     .testTarget(name: "LocalProcessTests", dependencies: ["LocalProcess"]),
 ]
 
@@ -76,13 +76,13 @@ let testSupportTargets: [Target] = [
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.
 let inventoryTargets: [Target] = [
     .target(name: "Inventory", dependencies: [grdb, "Basics"]),
-    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "TestSupport", grdb]),
+    .testTarget(name: "InventoryTests", dependencies: ["Inventory", "Basics", "TestSupport", grdb]),
 ]
 
 // Mail: message building (RFC 5322 headers, RFC 2047, quoted-printable, attachments) and the sendmail transport.
 // Pure Foundation: no UI, no database.
 let mailTargets: [Target] = [
-    .target(name: "Mail", dependencies: ["LocalProcess"]),
+    .target(name: "Mail", dependencies: ["LocalProcess", "Basics"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
 ]
 
@@ -91,13 +91,13 @@ let mailTargets: [Target] = [
 let reachabilityTargets: [Target] = [
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "Reachability", dependencies: ["CEpoll", "Basics"]),
-    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "TestSupport"]),
+    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability", "Basics", "TestSupport"]),
 ]
 
 // RemoteCommands: the OS-aware quick commands (detect the system, run the plan with fallbacks, parse) on an open
 // SSH session. No terminal, no database writes; used by `essh net` and the terminal interface.
 let remoteCommandsTargets: [Target] = [
-    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Inventory"]),
+    .target(name: "RemoteCommands", dependencies: ["SSH", "NetParsers", "Basics"]),
     .testTarget(name: "RemoteCommandsTests", dependencies: ["RemoteCommands", "SSH", "NetParsers", "TestSupport"]),
 ]
 
@@ -133,11 +133,11 @@ let appTargets: [Target] = [
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
-                                                     "InteractiveShell"],
+                                                     "InteractiveShell", "Basics"],
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability",
+        "RemoteCommands", "Operations", "Reachability", "Basics",
     ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]
@@ -150,14 +150,14 @@ let cliTargets: [Target] = [
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "TestSupport", "Inventory", "Mail"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics"]),
 ]
 
 let package = Package(
     name: "essh",
     products: [.executable(name: "essh", targets: ["essh"])],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),

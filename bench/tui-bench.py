@@ -184,18 +184,20 @@ def idle(pid, trace, seconds=10):
             f"switches; {others}); {n1 - n0} frames drawn")
 
 
-def main():
-    env_servers = dict(line.strip().split("=", 1) for line in open(servers_env) if "=" in line)
-    out = []
-    many_db = os.path.join(work, "many.db")
+def loadavg():
+    """The 1, 5 and 15 minute load averages now: other builds share this machine, so every section says its own."""
+    return " ".join(open("/proc/loadavg").read().split()[:3])
 
-    # --- 1. start to first frame, 10,000 servers, N=STARTS fresh starts ---
+
+def starts(db, count_label):
+    """STARTS fresh starts: ms from exec to the first frame, and to the first frame with the loaded list."""
     firsts, loadeds = [], []
     for i in range(STARTS):
-        trace, pidfile = os.path.join(work, f"start-{i}.trace"), os.path.join(work, f"start-{i}.pid")
-        start({"ESSH_DB": many_db}, trace, pidfile, record=(i == 0))
+        tag = f"start-{count_label}-{i}"
+        trace, pidfile = os.path.join(work, f"{tag}.trace"), os.path.join(work, f"{tag}.pid")
+        start({"ESSH_DB": db}, trace, pidfile, record=(i == 0))
         pid, t0 = read_pid_t0(pidfile)
-        end = time.monotonic() + 60
+        end = time.monotonic() + 120
         while time.monotonic() < end and not any(l for _, _, l in frames(trace)):
             time.sleep(0.01)
         f = frames(trace)
@@ -206,66 +208,99 @@ def main():
         loadeds.append((loaded[0] - t0) / 1e6)
         wait_screen(lambda s: any("host-00001" in l for l in s), "the list")
         stop()
-    log("starts:", firsts, loadeds)
-    out.append("## Start to first frame (10,000 saved servers, 120x35 tmux)")
-    out.append("")
-    out.append("Time from the `exec` of essh to the first frame drawn, and to the first frame showing the loaded "
-               f"server list; {STARTS} fresh starts. The background check of all 10,000 servers starts with the "
-               "load (it cannot be turned off: `check.interval` 0 still checks once at start) and runs "
-               "concurrently; its targets are closed loopback ports, so it fails fast.")
-    out.append("")
-    out.append("| measure | N | median | p95 | max |")
-    out.append("| --- | --- | --- | --- | --- |")
-    out.append(row("first frame", firsts))
-    out.append(row("first frame with the 10,000-server list", loadeds))
-    out.append("")
+    log("starts", count_label, firsts, loadeds)
+    return firsts, loadeds
 
-    # --- 2. keys in the servers list ---
-    trace, pidfile = os.path.join(work, "list.trace"), os.path.join(work, "list.pid")
-    start({"ESSH_DB": many_db}, trace, pidfile)
+
+def list_keys(db, count_label, measure_idle):
+    """Down, PgDn and filter keystrokes in the list of `db`, after its start check finished."""
+    trace, pidfile = os.path.join(work, f"list-{count_label}.trace"), os.path.join(work, f"list-{count_label}.pid")
+    start({"ESSH_DB": db}, trace, pidfile)
     pid, _ = read_pid_t0(pidfile)
     wait_screen(lambda s: any("host-00001" in l for l in s), "the list")
     wait_quiet(trace)  # the start check is done
+    load = loadavg()
     down = series(trace, ["Down"] * SAMPLES)
     pgdn = series(trace, ["PageDown"] * SAMPLES)
     tmux("send-keys", "-t", "bench", "Home")
     time.sleep(0.3)
     key_latency(trace, "/", literal=True, min_cells=1)
     time.sleep(0.3)
-    # alternately narrow (every name containing "1") and widen again: each key refilters 10,000 servers
+    # alternately narrow (every name containing "1") and widen again: each key refilters every server
     typed = series(trace, ["1" if i % 2 == 0 else "BSpace" for i in range(SAMPLES)], min_cells=1)
     tmux("send-keys", "-t", "bench", "Escape")
     wait_quiet(trace)
-    idle_list = idle(pid, trace)
-    hwm_list = proc_status(pid, "VmHWM")
-    rss_list = proc_status(pid, "VmRSS")
+    idle_list = idle(pid, trace) if measure_idle else None
+    hwm = proc_status(pid, "VmHWM")
+    rss = proc_status(pid, "VmRSS")
     stop()
-    out.append("## Keypress to frame, 10,000 servers")
+    return {"down": down, "pgdn": pgdn, "typed": typed, "idle": idle_list, "hwm": hwm, "rss": rss, "load": load}
+
+
+def main():
+    env_servers = dict(line.strip().split("=", 1) for line in open(servers_env) if "=" in line)
+    out = []
+    sizes = [("10,000", os.path.join(work, "many.db")), ("100,000", os.path.join(work, "huge.db"))]
+
+    # --- 1. start to first frame, 10,000 and 100,000 servers, N=STARTS fresh starts each ---
+    start_rows, start_loads = [], []
+    for label, db in sizes:
+        start_loads.append(f"{label}: {loadavg()}")
+        firsts, loadeds = starts(db, label.replace(",", ""))
+        start_rows.append(row(f"first frame ({label} servers)", firsts))
+        start_rows.append(row(f"first frame with the {label}-server list", loadeds))
+    out.append("## Start to first frame (10,000 and 100,000 saved servers, 120x35 tmux)")
     out.append("")
-    out.append(f"N={SAMPLES} each, after the start check finished. Filter: `/`, then alternately `1` (narrows to "
-               "the names containing 1) and Backspace (all 10,000 again); each keystroke refilters the list.")
+    out.append("Time from the `exec` of essh to the first frame drawn, and to the first frame showing the loaded "
+               f"server list; {STARTS} fresh starts per size. The background check of all servers starts with the "
+               "load (it cannot be turned off: `check.interval` 0 still checks once at start) and runs "
+               "concurrently; its targets are closed loopback ports, so it fails fast.")
     out.append("")
-    out.append("| key | N | median | p95 | max |")
+    out.append("| measure | N | median | p95 | max |")
     out.append("| --- | --- | --- | --- | --- |")
-    out.append(row("Down", down))
-    out.append(row("PgDn", pgdn))
-    out.append(row("filter keystroke (1 / Backspace)", typed))
+    out.extend(start_rows)
     out.append("")
-    out.append(f"- peak RSS (VmHWM) with 10,000 servers: {hwm_list} kB (VmRSS at the end {rss_list} kB)")
-    out.append(f"- idle on the Servers screen: {idle_list}")
+    out.append("- load average (1, 5, 15 min) when each size's starts began: " + "; ".join(start_loads))
     out.append("")
 
-    # --- 2b. the same Down key with 10 servers: how much of the latency the 10,000 cost ---
+    # --- 2. keys in the servers list, 10,000 then 100,000 ---
+    keys = {label: list_keys(db, label.replace(",", ""), measure_idle=(label == "10,000")) for label, db in sizes}
+
+    # --- 2b. the same Down key with 10 servers: how much of the latency the 10,000 and 100,000 cost ---
     trace, pidfile = os.path.join(work, "few.trace"), os.path.join(work, "few.pid")
     start({"ESSH_DB": os.path.join(work, "few.db")}, trace, pidfile)
     read_pid_t0(pidfile)
     wait_screen(lambda s: any("host-00001" in l for l in s), "the short list")
     wait_quiet(trace)
+    few_load = loadavg()
     few_down = series(trace, ["Down", "Up"] * (SAMPLES // 2))
     stop()
-    out.insert(out.index(row("PgDn", pgdn)) + 1, row("Down/Up with only 10 servers (for comparison)", few_down))
+
+    out.append("## Keypress to frame, 10,000 and 100,000 servers")
+    out.append("")
+    out.append(f"N={SAMPLES} each, after the start check finished. Filter: `/`, then alternately `1` (narrows to "
+               "the names containing 1) and Backspace (all servers again); each keystroke refilters the list.")
+    out.append("")
+    out.append("| key | N | median | p95 | max |")
+    out.append("| --- | --- | --- | --- | --- |")
+    for label, _ in sizes:
+        out.append(row(f"Down ({label})", keys[label]["down"]))
+    out.append(row("Down/Up with only 10 servers (for comparison)", few_down))
+    for label, _ in sizes:
+        out.append(row(f"PgDn ({label})", keys[label]["pgdn"]))
+    for label, _ in sizes:
+        out.append(row(f"filter keystroke (1 / Backspace) ({label})", keys[label]["typed"]))
+    out.append("")
+    for label, _ in sizes:
+        k = keys[label]
+        out.append(f"- {label} servers: load average (1, 5, 15 min) before the keys {k['load']}; peak RSS (VmHWM) "
+                   f"{k['hwm']} kB (VmRSS at the end {k['rss']} kB)")
+    out.append(f"- 10 servers: load average before the keys {few_load}")
+    out.append(f"- idle on the Servers screen (10,000): {keys['10,000']['idle']}")
+    out.append("")
 
     # --- 3. one million lines of scrollback ---
+    session_load = loadavg()
     one_db = os.path.join(work, "one.db")
     trace, pidfile = os.path.join(work, "session.trace"), os.path.join(work, "session.pid")
     start({"ESSH_DB": one_db, "ESSH_KNOWN_HOSTS": env_servers["ESSH_TEST_KNOWN_HOSTS"]}, trace, pidfile,
@@ -295,7 +330,8 @@ def main():
     stop()
     out.append("## One million lines of scrollback")
     out.append("")
-    out.append("`session.scrollback` = 1000000; one session to the test sshd runs `seq 1 1000000`.")
+    out.append("`session.scrollback` = 1000000; one session to the test sshd runs `seq 1 1000000`. Load average "
+               f"(1, 5, 15 min) when the session started: {session_load}.")
     out.append("")
     out.append(f"- Enter to `[exit 0` on screen (tmux polled every 50 ms): {seq_s:.1f} s")
     out.append(f"- after Home the oldest line shown is seq's `{oldest}`: the scrollback holds "

@@ -6,41 +6,19 @@ import TerminalCurses
 
 /// eSSH's full-screen terminal interface (`essh` without a subcommand).
 public enum App {
-    /// Opens the database at `databasePath`, takes over the terminal, and runs until the person quits.
-    /// Returns the process exit status; says on stderr what went wrong when it cannot start.
+    /// Opens the database at `databasePath`, takes over the terminal, and runs until the person quits. Throws, with
+    /// the terminal given back, why it could not start (`CursesError`: no terminal; `InventoryError`: the database)
+    /// or why it stopped (`CursesError`); the command line's ending says it and picks the exit status, as for any
+    /// command.
     public static func run(databasePath: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> Int32
+        throws
     {
         // The terminal first: without one nothing is created on disk.
-        let terminal: CursesTerminal
-        do {
-            terminal = try CursesTerminal()
-        } catch {
-            printError("\(error)")
-            return 1
-        }
-        let inventory: Inventory
-        do {
-            inventory = try Inventory(path: databasePath)
-        } catch {
-            terminal.shutdown()
-            printError(error.message)
-            return 1
-        }
+        let terminal = try CursesTerminal()
+        defer { terminal.shutdown() }
+        let inventory = try Inventory(path: databasePath)
         let runtime = AppRuntime(terminal: terminal, inventory: inventory, environment: environment,
                                  localUser: LocalUser.name, unicode: terminal.supportsUnicode)
-        do {
-            try runtime.run()
-            terminal.shutdown()
-            return 0
-        } catch {
-            terminal.shutdown()
-            printError("the terminal failed: \(error)")
-            return 1
-        }
-    }
-
-    static func printError(_ message: String) {
-        ErrorLine.print(message)
+        try runtime.run()
     }
 }

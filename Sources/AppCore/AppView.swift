@@ -8,12 +8,11 @@ package enum AppView {
         var cursor: Point?
         switch state.screen {
         case .servers: cursor = ServersView.render(state, into: &buffer)
-        case .form: if let form = state.form { cursor = FormView.render(form, unicode: state.unicode, into: &buffer) }
-        case .connecting: ConnectingView.render(state, into: &buffer)
-        case .session: cursor = SessionView.render(state, into: &buffer)
-        case .summary:
-            if let summary = state.summary { SummaryView.render(summary, unicode: state.unicode, into: &buffer) }
-        case .fleet: cursor = FleetView.render(state, into: &buffer)
+        case .form(let form): cursor = FormView.render(form, unicode: state.unicode, into: &buffer)
+        case .connecting(let connecting): ConnectingView.render(connecting, state, into: &buffer)
+        case .session(let session): cursor = SessionView.render(session, state, into: &buffer)
+        case .summary(let summary): SummaryView.render(summary, unicode: state.unicode, into: &buffer)
+        case .fleet(let run): cursor = FleetView.render(run, state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
         for overlay in state.overlays.items {

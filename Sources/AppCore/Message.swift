@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Fleet
 import Foundation
@@ -14,7 +15,7 @@ package enum Message: Sendable {
     case tick(Date)
     case loaded(servers: [Server], checks: [Int64: CheckResult], settings: [String: String])
     case storeFailed(String)
-    case checkResult(serverId: Int64, status: String, latencyMs: Double?, at: Date)
+    case checkResult(serverId: Int64, status: CheckStatus, latencyMs: Double?, at: Date)
     case checkFinished(error: String?, at: Date)
     case serverSaved(String)
     case serverSaveFailed(String)
@@ -24,7 +25,7 @@ package enum Message: Sendable {
     /// The server's pre-login banner, as sent (the view sanitises it).
     case connectBanner(String)
     /// Logged in; `auth` is how (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
-    case connected(os: RemoteOS?, auth: LoginMethod? = nil, at: Date)
+    case connected(os: ServerOS?, auth: LoginMethod? = nil, at: Date)
     case connectFailed(String)
     case prompt(PromptRequest)
     case history([String])

@@ -1,3 +1,4 @@
+import Basics
 import TUIKit
 
 /// Styles shared by the screens.
@@ -14,15 +15,13 @@ enum Theme {
     static func status(_ check: ServerCheck?) -> (Style, String) {
         guard let check else { return (Style(fg: .gray), "not checked") }
         switch check.status {
-        case "online":
+        case .online:
             return (Style(fg: .green), check.latencyMs.map { latency($0) } ?? "online")
-        case "checking": return (Style(fg: .yellow), "checking")
-        case "refused": return (Style(fg: .red), "refused")
-        case "timeout": return (Style(fg: .red), "timeout")
-        case "unreachable": return (Style(fg: .red), "unreachable")
-        case "dns-error": return (Style(fg: .red), "no such host")
-        case "not-ssh": return (Style(fg: .yellow), "not SSH")
-        default: return (Style(fg: .gray), check.status)
+        case .refused: return (Style(fg: .red), "refused")
+        case .timeout: return (Style(fg: .red), "timeout")
+        case .unreachable: return (Style(fg: .red), "unreachable")
+        case .dnsError: return (Style(fg: .red), "no such host")
+        case .notSSH: return (Style(fg: .yellow), "not SSH")
         }
     }
 

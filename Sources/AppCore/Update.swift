@@ -26,7 +26,7 @@ package enum Update {
             return []
         case .serverSaved(let name): return serverSaved(&state, name)
         case .serverSaveFailed(let text):
-            state.form?.error = text
+            state.changeForm { $0.error = text }
             return []
         case .serverDeleted(let name):
             state.notice = "Deleted \(name)."
@@ -37,10 +37,10 @@ package enum Update {
 
         // Connecting.
         case .connectStage(let stage):
-            state.connecting?.stage = stage
+            state.changeConnecting { $0.stage = stage }
             return []
         case .connectBanner(let text):
-            state.connecting?.banner = ConnectingState.bannerLines(text)
+            state.changeConnecting { $0.banner = ConnectingState.bannerLines(text) }
             return []
         case .prompt(let request):
             PromptOverlay.show(&state, request)
@@ -50,20 +50,22 @@ package enum Update {
 
         // The session: output is appended in place, never by copying the session.
         case .history(let commands):
-            state.session?.history = commands
+            state.withSession { session, _ in session.history = commands }
             return []
         case .output(let id, let bytes):
-            state.session?.receive(id: id, bytes)
+            state.withSession { session, _ in session.receive(id: id, bytes) }
             return []
         case .commandFinished(let id, let status, let signal, let at):
-            return commandFinished(&state, id: id, status: status, signal: signal, at: at)
+            return state.withSession { session, _ in
+                session.commandFinished(id: id, status: status, signal: signal, at: at)
+            } ?? []
         case .commandFailed(let id, let text, let lost, let at):
             return commandFailed(&state, id: id, message: text, connectionLost: lost, at: at)
         case .quickFinished(let id, let result, let at):
-            state.session?.quickFinished(id: id, result, at: at)
+            state.withSession { session, _ in session.quickFinished(id: id, result, at: at) }
             return []
         case .shellMode(let mode, let notice):
-            state.session?.shellChanged(mode, notice: notice)
+            state.withSession { session, _ in session.shellChanged(mode, notice: notice) }
             return []
         case .connectionLost(let reason, let at):
             guard state.session != nil else { return [] }
@@ -84,13 +86,13 @@ package enum Update {
 
         // Fleet runs.
         case .fleetStarted(let id, let index):
-            state.fleet.run?.started(id: id, index: index)
+            state.withFleetRun { run, _ in run.started(id: id, index: index) }
             return []
         case .fleetResult(let id, let index, let result):
-            state.fleet.run?.received(result, id: id, index: index)
+            state.withFleetRun { run, _ in run.received(result, id: id, index: index) }
             return []
         case .fleetFinished(let id, let at):
-            if state.fleet.run?.finished(id: id, at: at) == true { state.notice = nil }
+            if state.withFleetRun({ run, _ in run.finished(id: id, at: at) }) == true { state.notice = nil }
             return []
         }
     }
@@ -98,11 +100,13 @@ package enum Update {
     static func tick(_ state: inout AppState, _ now: Date) -> [Effect] {
         state.now = now
         state.tick += 1
-        if let session = state.session, session.running == nil,
-           now.timeIntervalSince(session.lastKeepalive) >= SessionState.keepaliveInterval {
-            state.session?.lastKeepalive = now
-            return [.keepalive]
+        let keepalive = state.withSession { session, _ in
+            guard session.running == nil,
+                  now.timeIntervalSince(session.lastKeepalive) >= SessionState.keepaliveInterval else { return false }
+            session.lastKeepalive = now
+            return true
         }
+        if keepalive == true { return [.keepalive] }
         return periodicCheck(&state)
     }
 
@@ -117,7 +121,7 @@ package enum Update {
             let lines = event == .wheelUp ? -3 : 3
             if case .help(var help)? = state.overlays.top {
                 HelpOverlay.key(&state, &help, lines < 0 ? .up : .down)
-            } else if state.overlays.isEmpty, state.screen == .session {
+            } else if state.overlays.isEmpty, state.screen.kind == .session {
                 scrollOutput(&state, by: lines)
             }
             return []
@@ -147,14 +151,14 @@ package enum Update {
     /// The screen takes the key: its table is looked up here, once (a bar open on it looks up its own first).
     static func screenKey(_ state: inout AppState, _ key: Key) -> [Effect] {
         switch state.screen {
-        case .servers:
-            if state.isFiltering { return filterKey(&state, FilterAction.table.action(for: key), key) }
+        case .servers(let filtering):
+            if filtering { return filterKey(&state, FilterAction.table.action(for: key), key) }
             return serversKey(&state, ServersAction.table.action(for: key))
         case .form: return formKey(&state, FormAction.table.action(for: key), key)
         case .connecting: return connectingKey(&state, ConnectingAction.table.action(for: key))
         case .session: return sessionKey(&state, SessionAction.table.action(for: key), key)
         case .fleet: return fleetKey(&state, FleetAction.table.action(for: key))
-        case .summary: return summaryKey(&state, (state.summary?.keys ?? SummaryAction.table).action(for: key))
+        case .summary(let summary): return summaryKey(&state, summary.keys.action(for: key))
         }
     }
 }

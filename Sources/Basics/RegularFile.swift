@@ -13,21 +13,27 @@ public enum RegularFile {
             case unreadable
         }
         public let kind: Kind
-        /// "is a FIFO", "is larger than 16 MiB", "Permission denied".
+        /// What follows the file's name in a sentence: "does not exist", "is a FIFO (named pipe), not a regular
+        /// file", "is larger than 16 MiB", "cannot be read (Permission denied)".
         public let reason: String
         public var description: String { reason }
+
+        /// A failed open, stat or read.
+        static func errno(_ code: Int32) -> Failure {
+            code == ENOENT ? Failure(kind: .missing, reason: "does not exist")
+                : Failure(kind: .unreadable, reason: "cannot be read (\(String(cString: strerror(code))))")
+        }
     }
 
     /// The bytes of the regular file at `path` (following symbolic links), at most `limit` of them.
     public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
-            let code = errno
-            throw Failure(kind: code == ENOENT ? .missing : .unreadable, reason: String(cString: strerror(code)))
+            throw Failure.errno(errno)
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(kind: .unreadable, reason: String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { throw Failure.errno(errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw Failure(kind: .notRegular, reason: "is \(describe(mode: info.st_mode)), not a regular file")
         }
@@ -42,7 +48,7 @@ public enum RegularFile {
             let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Failure(kind: .unreadable, reason: String(cString: strerror(errno)))
+                throw Failure.errno(errno)
             }
             if n == 0 { return bytes }
             guard bytes.count + n <= limit else {

@@ -1,18 +1,21 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Inventory
 import Reachability
+import SSH
 
 /// `essh check`: which saved servers are up, all checked at once.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check which saved servers answer SSH (exit 0 when every checked server is online, 1 otherwise).",
+        abstract: "Check which servers answer SSH (exit 0 when every checked server is online, 1 otherwise).",
         discussion: """
             Each server is resolved, connected to on every address without blocking, and its SSH banner read; \
             thousands are checked at once, so the whole run takes about one timeout. Statuses: online, not-ssh \
-            (port open, no SSH banner), refused, timeout, unreachable, dns-error. Results are saved and shown by \
-            `essh servers list`.
+            (port open, no SSH banner), refused, timeout, unreachable, dns-error. Results of saved servers are saved \
+            and shown by `essh servers list`. A word that is no saved server is checked as an unsaved host, \
+            HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -22,7 +25,9 @@ struct CheckCommand: ParsableCommand {
     var timeout: Double = 3
     @Option(help: "Most connections in flight at once (default: as many as the open-file limit allows).")
     var concurrency: Int?
-    @Argument(help: ArgumentHelp("Server names or tag:TAG (default: every saved server).", valueName: "NAME | tag:TAG"))
+    @Argument(help: ArgumentHelp("Server names, tag:TAG, or unsaved hosts as HOST[:PORT] (default: every saved server).",
+                                 valueName: "NAME | tag:TAG | HOST[:PORT]"),
+              completion: ServerCompletion.selectors)
     var selectors: [String] = []
 
     func validate() throws {
@@ -35,81 +40,125 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let inventory = try database.open()
-        let servers = try CommandFailure.guarding { () throws(InventoryError) in try select(inventory) }
-        if servers.isEmpty {
-            printError(
-                "No saved servers to check. Add one with `essh servers add NAME --host HOST` or import ~/.ssh/config.")
-            throw ExitCode(2)
+        // Only read: checking unsaved hosts never creates a database.
+        let inventory = try database.openExisting()
+        let entries = try select(inventory)
+        if entries.isEmpty {
+            throw CommandFailure(.badInput, "No saved servers to check. Add one with `essh servers add NAME --host HOST` "
+                                 + "or import ~/.ssh/config.")
         }
-        let checker: Checker
-        do {
-            checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        let checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
         // them first lets their wait overlap the connects to everyone else.
-        let lastChecks = (try? inventory.lastCheckResults()) ?? [:]
-        let order = servers.indices.sorted { a, b in
-            let slowA = Self.expectedSlow(servers[a].id.flatMap { lastChecks[$0] })
-            let slowB = Self.expectedSlow(servers[b].id.flatMap { lastChecks[$0] })
+        let lastChecks = (try? inventory?.lastCheckResults()) ?? [:]
+        let order = entries.indices.sorted { a, b in
+            let slowA = Self.expectedSlow(entries[a].server?.id.flatMap { lastChecks[$0] })
+            let slowB = Self.expectedSlow(entries[b].server?.id.flatMap { lastChecks[$0] })
             return slowA != slowB ? slowA : a < b
         }
-        let progress = CountProgress(total: servers.count, enabled: TerminalOutput.stderrIsTerminal) {
+        let progress = CountProgress(total: entries.count, enabled: TerminalOutput.stderrIsTerminal) {
             "checked \($0)/\($1) · \($2) online"
         }
-        let recorder = CheckRecorder(inventory: inventory)
+        // Results are kept for saved servers only.
+        let recorder = inventory.map(CheckRecorder.init(inventory:))
         let outcomes: [CheckOutcome]
         do {
-            let targets = order.map { CheckTarget(host: servers[$0].host, port: servers[$0].port) }
+            let targets = order.map { CheckTarget(host: entries[$0].host, port: entries[$0].port) }
             let checked = try checker.check(targets) { outcome in
                 progress.record(good: outcome.status == .online)
-                if let id = servers[order[outcome.index]].id {
-                    recorder.add(CheckResult(serverId: id, status: outcome.status.rawValue,
-                                             latencyMs: outcome.latencyMs, banner: outcome.banner,
-                                             error: outcome.error, checkedAt: Date()))
+                if let id = entries[order[outcome.index]].server?.id {
+                    recorder?.add(CheckResult(serverId: id, status: outcome.status,
+                                              latencyMs: outcome.latencyMs, banner: outcome.banner,
+                                              error: outcome.error, checkedAt: Date()))
                 }
             }
-            var inServerOrder = checked
-            for outcome in checked { inServerOrder[order[outcome.index]] = outcome }
-            outcomes = inServerOrder
+            var inEntryOrder = checked
+            for outcome in checked { inEntryOrder[order[outcome.index]] = outcome }
+            outcomes = inEntryOrder
         } catch {
             progress.clear()
-            printError(error.description)
-            throw ExitCode(3)
+            throw error
         }
         progress.clear()
-        try CommandFailure.guarding { () throws(InventoryError) in try recorder.finish() }
-        let rows = zip(servers, outcomes).map { CheckReport.Row(server: $0, outcome: $1) }
+        try recorder?.finish()
+        let rows = zip(entries, outcomes).map { entry, outcome in
+            var outcome = outcome
+            // A word that is no saved server was checked as a host name; when no such host exists, say both.
+            if entry.server == nil, outcome.status == .dnsError, !entry.typedAsAddress {
+                outcome.error = (outcome.error.map { $0 + "; " } ?? "") + "and no saved server is named '\(entry.name)'"
+            }
+            return CheckReport.Row(name: entry.name, host: entry.host, port: entry.port, outcome: outcome)
+        }
         TerminalOutput.write(json ? try CheckReport.json(rows) + "\n"
                                   : CheckReport.table(rows, colour: TerminalOutput.colourOnStdout))
-        if outcomes.contains(where: { $0.status != .online }) { throw ExitCode(1) }
+        if outcomes.contains(where: { $0.status != .online }) { throw CommandFailure(.failed) }
     }
 
     private static func expectedSlow(_ last: CheckResult?) -> Bool {
-        last?.status == "timeout" || last?.status == "not-ssh"
+        last?.status == .timeout || last?.status == .notSSH
     }
 
-    /// The servers named by the selectors, in order, each once; every name must exist and every tag match one.
-    private func select(_ inventory: Inventory) throws(InventoryError) -> [Server] {
-        if selectors.isEmpty { return try inventory.servers() }
-        var chosen: [Server] = []
+    /// What the selectors name, in order, each once: saved servers by name or `tag:TAG` (every tag must match one),
+    /// and anything else as an unsaved host, `HOST[:PORT]` (`[v6]:port` for an IPv6 address; a user is ignored).
+    private func select(_ inventory: Inventory?) throws(InventoryError) -> [CheckEntry] {
+        guard !selectors.isEmpty else { return try inventory?.servers().map(CheckEntry.init(server:)) ?? [] }
+        var chosen: [CheckEntry] = []
         var seen = Set<String>()
         for selector in selectors {
-            let matches: [Server]
+            var matches: [CheckEntry]
             if selector.hasPrefix("tag:") {
                 let tag = String(selector.dropFirst(4))
-                matches = try inventory.servers(taggedWith: tag)
+                matches = try inventory?.servers(taggedWith: tag).map(CheckEntry.init(server:)) ?? []
                 if matches.isEmpty {
                     throw InventoryError(.unknownServer, "", "No saved server has the tag '\(tag)'.")
                 }
+            } else if let server = try inventory?.findServer(named: selector) {
+                matches = [CheckEntry(server: server)]
             } else {
-                matches = [try inventory.server(named: selector)]
+                matches = [try CheckEntry(typed: selector)]
             }
-            for server in matches where seen.insert(server.name).inserted { chosen.append(server) }
+            for entry in matches where seen.insert(entry.key).inserted { chosen.append(entry) }
         }
         return chosen
     }
+}
+
+/// One thing `essh check` checks: a saved server (its result is stored) or a host typed on the command line.
+struct CheckEntry {
+    /// The saved name, or the selector as typed.
+    var name: String
+    var host: String
+    var port: Int
+    /// The saved server, nil for a typed host.
+    var server: Server?
+    /// Whether the typed selector was plainly an address (a port, brackets, an IP), not a word that could be a
+    /// mistyped saved name.
+    var typedAsAddress = false
+
+    init(server: Server) {
+        name = server.name
+        host = server.host
+        port = server.port
+        self.server = server
+    }
+
+    /// `HOST[:PORT]`, `[v6]:port`, `user@host` (the user plays no part in a check).
+    init(typed selector: String) throws(InventoryError) {
+        let destination: Destination
+        do {
+            destination = try Destination(parsing: selector)
+        } catch {
+            throw InventoryError(.invalidValue, "", """
+                '\(selector)' is neither a saved server nor a HOST[:PORT]: \(error.message)
+                """)
+        }
+        name = selector
+        host = destination.host
+        port = destination.port ?? 22
+        typedAsAddress = destination.port != nil || destination.host.contains(":")
+            || destination.host.allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    /// Saved servers are one each by name; typed hosts by address.
+    var key: String { server.map { "saved " + $0.name } ?? "host \(host) \(port)" }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Inventory
 import Reachability
@@ -5,7 +6,10 @@ import Reachability
 /// Check results as a table or as JSON. Pure.
 enum CheckReport {
     struct Row {
-        var server: Server
+        /// A saved server's name, or an unsaved host as typed.
+        var name: String
+        var host: String
+        var port: Int
         var outcome: CheckOutcome
     }
 
@@ -14,8 +18,8 @@ enum CheckReport {
         for row in rows {
             let o = row.outcome
             table.add([
-                .init(text: row.server.name), .init(text: row.server.host), .init(text: String(row.server.port)),
-                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status.rawValue)),
+                .init(text: row.name), .init(text: row.host), .init(text: String(row.port)),
+                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status)),
                 .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
                 .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
             ])
@@ -27,7 +31,7 @@ enum CheckReport {
     struct ResultJSON: Encodable {
         var name, host: String
         var port: Int
-        var status: String
+        var status: CheckStatus
         var latencyMs: Double?
         var banner, error: String?
 
@@ -53,8 +57,8 @@ enum CheckReport {
 
     static func json(_ rows: [Row]) throws -> String {
         let results = rows.map {
-            ResultJSON(name: $0.server.name, host: $0.server.host, port: $0.server.port,
-                       status: $0.outcome.status.rawValue, latencyMs: $0.outcome.latencyMs,
+            ResultJSON(name: $0.name, host: $0.host, port: $0.port,
+                       status: $0.outcome.status, latencyMs: $0.outcome.latencyMs,
                        banner: $0.outcome.banner, error: $0.outcome.error)
         }
         let encoder = JSONEncoder()

@@ -1,24 +1,19 @@
-import ArgumentParser
-import Foundation
-import Inventory
+import Basics
 
-/// Turns module errors into a message on stderr and an exit status, in one place.
-/// Exit statuses: 2 bad input (unknown or duplicate name, invalid value, unreadable ssh config), 3 the database
-/// cannot be used (damaged, newer, read-only, locked, I/O). `essh check` uses 1 for "not every server is online".
-enum CommandFailure {
-    static func guarding<T>(_ body: () throws(InventoryError) -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            throw exit(error)
-        }
-    }
+/// A command ending on a failure the command line itself found: the exit status (from the one table) and the
+/// sentence `CommandEnding` prints as `essh: …`. Empty when the command already said everything (a check's table,
+/// a fleet's summary), so the status alone ends it. Module errors need no wrapping: `ExitStatus(for:)` maps them.
+struct CommandFailure: UserFacingError {
+    /// How the command ends.
+    let status: ExitStatus
+    /// The sentence for the person; empty when there is nothing more to say.
+    let message: String
+    /// The underlying message, for `--verbose` and logs.
+    let detail: String
 
-    static func exit(_ error: InventoryError) -> ExitCode {
-        printError(error.description)
-        switch error.kind {
-        case .newerDatabase, .notEsshDatabase, .corrupt, .readOnly, .locked, .io, .sqlite: return ExitCode(3)
-        default: return ExitCode(2)
-        }
+    init(_ status: ExitStatus, _ message: String = "", detail: String = "") {
+        self.status = status
+        self.message = message
+        self.detail = detail
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Inventory
 import Operations
@@ -92,7 +93,7 @@ struct ConnectionOptions: ParsableArguments {
         // A saved name is looked up only in an existing database: exec to a plain host never creates one.
         if !dest.contains("@"), !dest.contains(":"), FileManager.default.fileExists(atPath: database.path) {
             let store = try database.open()
-            saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: dest) }
+            saved = try store.findServer(named: dest)
             if saved != nil { inventory = store }
         }
         let d: Destination
@@ -124,12 +125,12 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Session options for a saved server (or a parsed destination) with the command line's port, user, keys,
     /// known_hosts and connect timeout (`ConnectionProfile`'s rule); the host-key policy is left to the caller.
-    /// Throws when a key file cannot be read.
+    /// Throws (bad input) when a key file cannot be read or an algorithm list cannot be used.
     func connectOptions(saved: Server?, destination d: Destination) throws -> ConnectOptions {
         let profile = saved.map(ConnectionProfile.init(server:)) ?? ConnectionProfile(destination: d)
         switch connectOptions(profile) {
         case .success(let options): return options
-        case .failure(let problem): throw ValidationError(Self.sentence(problem))
+        case .failure(let problem): throw CommandFailure(.badInput, Self.sentence(problem))
         }
     }
 
@@ -153,18 +154,19 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// The file's first line. A file others can read is refused, as OpenSSH refuses such key files.
+    /// The file's first line. A file others can read is refused, as OpenSSH refuses such key files; a pipe
+    /// (`--password-file <(pass show web)`) is read as it comes.
     static func readPasswordFile(_ path: String) throws -> String {
+        let action = "read the password file"
         var st = stat()
-        guard stat(path, &st) == 0, let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("--password-file \(path): the file does not exist or cannot be read.")
-        }
+        guard stat(path, &st) == 0 else { throw FileSystemError(path: path, errno: errno, action: action) }
         if (st.st_mode & S_IFMT) == S_IFREG && st.st_mode & 0o077 != 0 {
-            throw ValidationError("--password-file \(path) can be read by other users: run chmod 600 \(path) first.")
+            throw CommandFailure(.badInput,
+                                 "--password-file \(path) can be read by other users: run chmod 600 \(path) first.")
         }
-        var text = String(decoding: data, as: UTF8.self)
+        var text = String(decoding: try InputFile.read(path, action: action), as: UTF8.self)
         if let nl = text.firstIndex(where: { $0 == "\n" || $0 == "\r" }) { text = String(text[..<nl]) }
-        guard !text.isEmpty else { throw ValidationError("--password-file \(path) is empty.") }
+        guard !text.isEmpty else { throw CommandFailure(.badInput, "--password-file \(path) is empty.") }
         return text
     }
 }

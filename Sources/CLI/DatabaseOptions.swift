@@ -13,8 +13,8 @@ package struct DatabaseOptions: ParsableArguments {
 
     package var path: String { DatabaseLocation.resolve(option: db, environment: ProcessInfo.processInfo.environment) }
 
-    /// Opens the database, or prints why it cannot and exits.
-    func open() throws -> Inventory {
-        try CommandFailure.guarding { () throws(InventoryError) in try Inventory(path: path) }
+    /// Opens the database (an `InventoryError` says why it cannot: exit status 3, or 2).
+    func open() throws(InventoryError) -> Inventory {
+        try Inventory(path: path)
     }
 }

@@ -1,5 +1,6 @@
 import Operations
 import ArgumentParser
+import Basics
 import Dispatch
 import Foundation
 import LocalProcess
@@ -20,7 +21,8 @@ struct ExecCommand: ParsableCommand {
             answer) is shown as ␛… instead of obeyed; --raw passes everything, as ssh does. Local stdin is forwarded \
             when it is not a terminal (-n: never).
             Exit status: the remote command's; 128+N when a signal N killed it; 124 when --timeout stopped it; \
-            130 when interrupted; 255 when connecting or logging in failed. A command stopped by --timeout or \
+            130 when interrupted; 255 when connecting or logging in failed; 2 when a key or password file cannot \
+            be used; the rest as in essh --help. A command stopped by --timeout or \
             Ctrl-C is sent INT on the server, then TERM, then KILL, half a second apart, until it ends; then the \
             channel is closed (where the server ignores signals, as OpenSSH does for root, a command that writes \
             nothing goes on running). --mail mails what arrived also when the \
@@ -58,7 +60,8 @@ struct ExecCommand: ParsableCommand {
 
     @OptionGroup var fleet: FleetOptions
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.")
+    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.",
+              completion: ServerCompletion.names)
     var dest: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
@@ -129,20 +132,25 @@ struct ExecCommand: ParsableCommand {
         } catch let error as SSHError {
             session.disconnect()
             log.debug("\(error.kind.rawValue): \(error.detail)")
-            if error.kind == .cancelled && brokenPipe { throw ExitCode(141) }
-            let status = ResolvedConnection.exitStatus(for: error)
-            // What arrived before the timeout, the interruption or the lost connection is mailed too.
-            try mail?.send(server: server, user: target.options.user, command: line, status: nil, signal: nil,
-                           unfinished: ExecMail.unfinished(error, timeout: timeout))
-            throw ExitCode(status)
+            if error.kind == .cancelled && brokenPipe { throw CommandFailure(.brokenPipe) }
+            let ending = ResolvedConnection.ending(error)
+            guard let mail else { throw ending }
+            // Said before the mail's own outcome; what arrived before the timeout, the interruption or the lost
+            // connection is mailed too, and a mail that was not sent ends the command with its own status.
+            if error.kind != .cancelled { printError(error) }
+            try mail.send(server: server, user: target.options.user, command: line, status: nil, signal: nil,
+                          unfinished: ExecMail.unfinished(error, timeout: timeout))
+            throw CommandFailure(ExitStatus(for: error))
         }
     }
 }
 
 
-/// `essh: MESSAGE` on stderr.
-func printError(_ error: SSHError) { printError(error.message) }
+/// `essh: SENTENCE` on stderr, for a failure the command reports and goes on from (or ends on with a status of its
+/// own choosing); an error that ends the command is thrown to `CommandEnding` instead.
+func printError(_ error: any Error) { printError(UserFacing.sentence(error)) }
 
+/// `essh: MESSAGE` on stderr.
 func printError(_ message: String) { ErrorLine.print(message) }
 
 /// The server's pre-login banner on stderr, as ssh prints it, with escape sequences and control characters made

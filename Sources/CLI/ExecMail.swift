@@ -26,8 +26,7 @@ final class ExecMail {
         do {
             try MailAddress.validate(settings.sender, field: "From")
         } catch {
-            printError("the mail.from setting is wrong: \(error.message) Nothing was run.")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, "the mail.from setting is wrong: \(error.message) Nothing was run.")
         }
     }
 

@@ -23,26 +23,20 @@ struct FleetExec {
 
     func run() throws {
         let started = Date()
-        let (targets, settings) = try resolveTargets()
-        let fit = FleetRunner.fit(exec.fleet.parallel ?? settings.fleetParallel,
-                                  openFiles: FileDescriptorLimit.raiseToHard())
-        if let refusal = fit.refusal {
-            printError(refusal)
-            throw ExitCode(75)
-        }
-        if let lowered = fit.lowered { printError(lowered + ".") }
-        let parallel = fit.parallel
-        let timeout = exec.timeout ?? settings.fleetTimeout
+        let picked = try FleetSelection(connection: exec.connection, all: exec.fleet.all, tag: exec.fleet.tag,
+                                        dest: exec.dest).resolve()
+        let runner = try FleetSelection.runner(parallel: exec.fleet.parallel, timeout: exec.timeout,
+                                               settings: picked.settings)
         let command = exec.command.joined(separator: " ")
-        let runner = FleetRunner(options: .init(parallel: parallel, timeout: timeout))
         let streaming = !exec.fleet.json && !exec.fleet.group
-        let printer = LinePrinter(names: targets.map(\.name), stream: streaming)
+        let printer = LinePrinter(names: picked.targets.map(\.name), stream: streaming)
         // While --group or --json hold the output back, a terminal sees how far the run is.
-        let progress = CountProgress(total: targets.count, enabled: !streaming && TerminalOutput.stderrIsTerminal) {
+        let progress = CountProgress(total: picked.targets.count,
+                                     enabled: !streaming && TerminalOutput.stderrIsTerminal) {
             "\($0)/\($1) done · \($2) ok"
         }
         let signals = SignalCancellation { runner.cancel() }
-        let results = runner.run(targets, command: command,
+        let results = runner.run(picked.targets, command: command,
                                  onOutput: { i, stream, bytes in printer.output(i, stream, bytes) },
                                  onFinish: { i, result in
                                      printer.finish(i, result)
@@ -64,8 +58,8 @@ struct FleetExec {
             try send(mail, FleetReport.text(command: command, results: results, elapsed: elapsed), command: command,
                      count: results.count)
         }
-        if runner.isCancelled { throw ExitCode(130) }
-        if !summary.allOK { throw ExitCode(1) }
+        if runner.isCancelled { throw CommandFailure(.interrupted) }
+        if !summary.allOK { throw CommandFailure(.failed) }
     }
 
     /// Mails the report as plain text (no single-server status block: the report has one row per server). Throws
@@ -78,71 +72,6 @@ struct FleetExec {
                                  output: Array(report.utf8), maxInline: mail.settings.maxInline,
                                  attachmentName: "essh-fleet-report.txt")
         try mail.options.send(message, settings: mail.settings)
-    }
-
-    /// The servers picked by --all, --tag or the comma list, as targets (`FleetTargets`' password rule), and the
-    /// stored settings.
-    func resolveTargets() throws -> ([FleetTarget], Settings) {
-        let database = exec.connection.database
-        let store: Inventory? = FileManager.default.fileExists(atPath: database.path) ? try database.open() : nil
-        let settings = store.flatMap { try? $0.allSettings() }.map(Settings.init(stored:)) ?? Settings()
-        var picked: [(name: String, profile: ConnectionProfile)] = []
-        if exec.fleet.all || exec.fleet.tag != nil {
-            guard let store else {
-                throw ValidationError("No database at \(database.path) yet: add servers with essh servers add first.")
-            }
-            let tag = exec.fleet.tag?.trimmingCharacters(in: .whitespaces)
-            let servers = try CommandFailure.guarding { () throws(InventoryError) in try store.servers(taggedWith: tag) }
-            if servers.isEmpty {
-                throw ValidationError(tag.map { "No saved server has the tag \($0) (see essh servers list)." }
-                                      ?? "No servers are saved yet: add some with essh servers add.")
-            }
-            picked = servers.map { ($0.name, ConnectionProfile(server: $0)) }
-        } else {
-            var seen: Set<String> = []
-            for part in (exec.dest ?? "").split(separator: ",") {
-                let name = part.trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty, seen.insert(name).inserted else { continue }
-                var saved: Server?
-                if let store, !name.contains("@"), !name.contains(":") {
-                    saved = try CommandFailure.guarding { () throws(InventoryError) in try store.findServer(named: name) }
-                }
-                if let saved {
-                    picked.append((name, ConnectionProfile(server: saved)))
-                } else {
-                    do { picked.append((name, ConnectionProfile(destination: try Destination(parsing: name)))) }
-                    catch { throw ValidationError("\(name): \(error.message)") }
-                }
-            }
-        }
-        let password = try fleetPassword(needsPassword: FleetTargets.needsPassword(picked.map(\.profile)))
-        let policy = exec.connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
-        let targets = picked.map { name, profile -> FleetTarget in
-            let options = exec.connection.connectOptions(profile).map { options in
-                var options = options
-                options.hostKeyPolicy = policy
-                return options
-            }
-            return FleetTargets.target(profile, name: name, options: options, password: password,
-                                       remedy: ConnectionOptions.sentence)
-        }
-        return (targets, settings)
-    }
-
-    /// A fleet never stops to ask in the middle: a password comes from --password-file, or is asked once on the
-    /// terminal before anything starts (when a picked server logs in with a password). It goes to the servers saved
-    /// as logging in with a password; a `--password-file` password also goes to the destinations named on the
-    /// command line that are not saved servers (the user named both, as with `essh exec user@host`), after their
-    /// keys and the agent. Servers saved with a key or the agent never get it.
-    func fleetPassword(needsPassword: Bool) throws -> FleetTargets.Password {
-        if let file = exec.connection.passwordFile {
-            return FleetTargets.Password(try ConnectionOptions.readPasswordFile(file), fromFile: true)
-        } else if needsPassword, TerminalPrompter.hasTerminal {
-            return FleetTargets.Password(
-                TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false),
-                fromFile: false)
-        }
-        return .none
     }
 }
 

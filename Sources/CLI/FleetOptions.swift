@@ -7,7 +7,8 @@ struct FleetOptions: ParsableArguments {
     @Flag(name: .long, help: "Run the command on every saved server.")
     var all = false
 
-    @Option(name: .long, help: ArgumentHelp("Run the command on the saved servers with this tag.", valueName: "tag"))
+    @Option(name: .long, help: ArgumentHelp("Run the command on the saved servers with this tag.", valueName: "tag"),
+            completion: ServerCompletion.tags)
     var tag: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -29,7 +30,7 @@ struct FleetOptions: ParsableArguments {
     var isRequested: Bool { all || tag != nil || parallel != nil || json || group }
 
     func validate(dest: String?, command: [String], timeout: Double?) throws {
-        if all && tag != nil { throw ValidationError("Give --all or --tag, not both.") }
+        try FleetSelection.validate(all: all, tag: tag, parallel: parallel)
         if (all || tag != nil) && dest != nil {
             throw ValidationError("--all and --tag pick the servers themselves: put the command after --, e.g. "
                                   + "essh exec --tag web -- uptime.")
@@ -37,11 +38,7 @@ struct FleetOptions: ParsableArguments {
         if !all && tag == nil && (dest ?? "").split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("Say which servers: --all, --tag TAG or NAME,NAME,... (e.g. essh exec web1,web2 -- uptime).")
         }
-        if let tag, tag.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--tag needs a tag name.") }
         if json && group { throw ValidationError("Give --json or --group, not both.") }
-        if let parallel, !(1...1024).contains(parallel) {
-            throw ValidationError("--parallel \(parallel): give a number of servers at once from 1 to 1024.")
-        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
         if command.isEmpty {
             throw ValidationError("Give the command to run after --, e.g. essh exec --all -- uptime.")

@@ -75,7 +75,10 @@ struct MailCommand: ParsableCommand {
         if let drop { return try dropFromOutbox(drop) }
         let settings = try options.settings()
         let recipients = try options.recipients(to, settings: settings)
-        let input = try readInput()
+        let input: [UInt8]
+        do { input = try InputFile.read(file) } catch {
+            throw CommandFailure(.badInput, error.message + " Nothing was sent.")
+        }
         let mail = OutputMail(from: from ?? settings.sender, to: recipients,
                               subject: subject ?? defaultSubject, report: nil, output: input,
                               maxInline: settings.maxInline,
@@ -88,22 +91,13 @@ struct MailCommand: ParsableCommand {
         return "essh: output from \(LocalIdentity.hostname)"
     }
 
-    private func readInput() throws -> [UInt8] {
-        guard let file else { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            printError("\(file): the file does not exist or cannot be read; nothing was sent.")
-            throw ExitCode(2)
-        }
-        return Array(data)
-    }
-
     private func listOutbox(_ options: MailOptions) throws {
         guard FileManager.default.fileExists(atPath: database.path) else {
             TerminalOutput.line("The outbox is empty.")
             return
         }
         let inventory = try database.open()
-        let pending = try CommandFailure.guarding { () throws(InventoryError) in try inventory.pendingMail() }
+        let pending = try inventory.pendingMail()
         if pending.isEmpty {
             TerminalOutput.line("The outbox is empty.")
             return
@@ -125,11 +119,10 @@ struct MailCommand: ParsableCommand {
         var dropped = false
         if FileManager.default.fileExists(atPath: database.path) {
             let inventory = try database.open()
-            dropped = try CommandFailure.guarding { () throws(InventoryError) in try inventory.dropMail(id: id) }
+            dropped = try inventory.dropMail(id: id)
         }
         guard dropped else {
-            printError("the outbox has no message #\(id) (`essh mail --list` shows them).")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, "the outbox has no message #\(id) (`essh mail --list` shows them).")
         }
         TerminalOutput.line("#\(id) removed from the outbox.")
     }
@@ -142,12 +135,7 @@ struct MailCommand: ParsableCommand {
         let settings = try options.settings()
         let inventory = try database.open()
         let delivery = MailDelivery(transport: options.transport(settings), outbox: InventoryOutbox { inventory })
-        let results: [MailDelivery.Retry]
-        do {
-            results = try delivery.retryPending()
-        } catch let error as InventoryError {
-            throw CommandFailure.exit(error)
-        }
+        let results = try delivery.retryPending()
         if results.isEmpty {
             TerminalOutput.line("The outbox is empty.")
             return
@@ -162,8 +150,8 @@ struct MailCommand: ParsableCommand {
             }
         }
         if failed > 0 {
-            printError("\(failed) of \(results.count) still waiting in the outbox; fix the cause and run `essh mail --retry` again.")
-            throw ExitCode(MailOptions.queuedStatus)
+            throw CommandFailure(.tempFailure, "\(failed) of \(results.count) still waiting in the outbox; fix the cause "
+                                 + "and run `essh mail --retry` again.")
         }
     }
 }

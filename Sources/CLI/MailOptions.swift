@@ -5,13 +5,9 @@ import Inventory
 import Mail
 
 /// What `essh mail` and `essh exec --mail` share: reading the mail settings, choosing the transport, and sending
-/// with the outbox behind it, with one set of messages and exit statuses.
+/// with the outbox behind it, with one set of messages. Not sent but kept in the outbox ends with `.tempFailure` (75,
+/// sysexits' EX_TEMPFAIL, which sendmail itself uses for "try again later"); not kept either with `.failed` (1).
 struct MailOptions {
-    /// Not sent, kept in the outbox (sysexits' EX_TEMPFAIL, which sendmail itself uses for "try again later").
-    static let queuedStatus: Int32 = 75
-    /// Not sent, and the outbox could not keep it either.
-    static let lostStatus: Int32 = 1
-
     var database: DatabaseOptions
     /// `--sendmail`, beating the setting.
     var sendmail: String?
@@ -24,27 +20,25 @@ struct MailOptions {
     /// The stored mail settings; defaults when there is no database yet (reading never creates one).
     func settings() throws -> MailSettings {
         guard FileManager.default.fileExists(atPath: database.path) else { return MailSettings(stored: [:]) }
-        let inventory = try database.open()
-        return try CommandFailure.guarding { () throws(InventoryError) in try MailSettings(inventory: inventory) }
+        return try MailSettings(inventory: try database.open())
     }
 
     func transport(_ settings: MailSettings) -> Sendmail {
         Sendmail(path: sendmail ?? settings.sendmailPath)
     }
 
-    /// `--to`, else the mail.recipient setting; exits 64 when neither names anyone, 2 when the setting is wrong.
+    /// `--to`, else the mail.recipient setting; a usage error when neither names anyone, bad input when the setting
+    /// is wrong.
     func recipients(_ option: String?, settings: MailSettings) throws -> [String] {
         if let option { return try MailAddress.parseList(option) }
         if settings.recipient.isEmpty {
-            printError(
-                "give the recipients with --to, or set mail.recipient in the settings (s on essh's server list).")
-            throw ExitCode(64)
+            throw ValidationError(
+                "Give the recipients with --to, or set mail.recipient in the settings (s on essh's server list).")
         }
         do {
             return try MailAddress.parseList(settings.recipient)
         } catch {
-            printError("the mail.recipient setting is wrong: \(error.message)")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, "the mail.recipient setting is wrong: \(error.message)")
         }
     }
 
@@ -54,8 +48,7 @@ struct MailOptions {
         do {
             composed = try mail.compose()
         } catch {
-            printError(error.message + " Nothing was sent.")
-            throw ExitCode(2)
+            throw CommandFailure(.badInput, error.message + " Nothing was sent.")
         }
         let path = database.path
         let delivery = MailDelivery(transport: transport(settings), outbox: InventoryOutbox {
@@ -65,17 +58,15 @@ struct MailOptions {
         case .sent:
             return
         case .queued(let id, let error):
-            printError("""
+            throw CommandFailure(.tempFailure, """
                 the mail was not sent: \(error.message) It is kept in the outbox as #\(id); \
                 send it with `essh mail --retry\(database.db.map { " --db \($0)" } ?? "")`.
-                """)
-            throw ExitCode(Self.queuedStatus)
+                """, detail: error.detail)
         case .saved(let error, let outboxError, let savedTo):
             let kept = savedTo.map { "it was appended to \($0)." } ?? "it could not be saved anywhere."
-            printError("""
+            throw CommandFailure(.failed, """
                 the mail was not sent: \(error.message) The outbox could not keep it (\(outboxError)); \(kept)
-                """)
-            throw ExitCode(Self.lostStatus)
+                """, detail: error.detail)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Logging
 import NetParsers
@@ -24,14 +25,32 @@ struct NetCommand: ParsableCommand {
             Exit status: 0 when the output was read; 1 when no command worked or its output could not be read \
             (--raw shows it); 124 when --timeout stopped it; 130 when interrupted; 255 when connecting or logging \
             in failed.
+            Many servers at once: --all, --tag TAG or NAME,NAME,... (then only KIND follows, e.g. essh net --tag web \
+            routes). They run as essh exec runs a fleet (--parallel, else the fleet.parallel setting; --timeout is \
+            each server's time, connecting included, else the fleet.timeout setting; unknown host keys are refused). \
+            One table with a SERVER column, or --json {"results":[{name, status, command, os, duration_ms, error, \
+            interfaces|routes|sockets}]}; servers that failed are named on stderr with why, and a summary follows. \
+            Exit status: 0 when every server's output was read, 1 otherwise, 130 when interrupted.
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Stop each remote command after this many seconds.",
-                                                            valueName: "seconds"))
-    var timeout: Double = 30
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Stop each remote command after this many seconds (default 30; with several servers: each server's time).",
+        valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(name: .long, help: "Run on every saved server.")
+    var all = false
+
+    @Option(name: .long, help: ArgumentHelp("Run on the saved servers with this tag.", valueName: "tag"),
+            completion: ServerCompletion.tags)
+    var tag: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With several servers: how many at once (default: the fleet.parallel setting, else 64).", valueName: "n"))
+    var parallel: Int?
 
     @Flag(help: "Print JSON ({\"interfaces\":[…]}, {\"routes\":[…]} or {\"sockets\":[…]}) instead of a table.")
     var json = false
@@ -39,44 +58,68 @@ struct NetCommand: ParsableCommand {
     @Flag(help: "Print the command's output as it came, unparsed (on a terminal, with escape sequences shown as ␛…).")
     var raw = false
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port].")
-    var dest: String
+    @Argument(help: ArgumentHelp("The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several "
+                                 + "(none with --all or --tag)."),
+              completion: ServerCompletion.names)
+    var dest: String?
 
     @Argument(help: "What to show: interfaces, routes or sockets.")
-    var kind: ParseCommand.Kind
+    var kind: ParseCommand.Kind?
 
-    func validate() throws {
+    /// Several servers: --all, --tag or a comma list.
+    var isFleet: Bool { all || tag != nil || dest?.contains(",") == true }
+
+    mutating func validate() throws {
         try connection.validateOptions()
+        // With --all or --tag the one word given is KIND, which the parser put in DEST's place.
+        if (all || tag != nil), kind == nil, let word = dest, let given = ParseCommand.Kind(rawValue: word) {
+            kind = given
+            dest = nil
+        }
+        try FleetSelection.validate(all: all, tag: tag, parallel: parallel)
+        if (all || tag != nil) && dest != nil {
+            throw ValidationError("--all and --tag pick the servers themselves: give only what to show, e.g. "
+                                  + "essh net --tag web routes.")
+        }
+        if !isFleet && dest == nil {
+            throw ValidationError("Say which server: DEST, NAME,NAME,..., --all or --tag TAG (e.g. essh net web1 routes).")
+        }
+        if kind == nil { throw ValidationError("Say what to show: interfaces, routes or sockets.") }
         if json && raw { throw ValidationError("Give --json or --raw, not both.") }
-        if !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
+        if isFleet && raw { throw ValidationError("--raw is for one server: with several, the output is parsed.") }
+        if !isFleet && parallel != nil { throw ValidationError("--parallel is for several servers.") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
     }
 
     func run() throws {
+        guard let kind else { return }
+        if isFleet { return try NetFleet(net: self, kind: kind).run() }
+        guard let dest else { return }
         try connection.withSession(dest) { session, target, cancel, log in
-            try show(session, target: target, cancel: cancel, log: log)
+            try show(session, target: target, dest: dest, kind: kind, cancel: cancel, log: log)
         }
     }
 
-    private func show(_ session: SSHSession, target: ResolvedConnection, cancel: Cancellation, log: Logger) throws {
-        let runner = QuickCommandRunner(shell: session, timeout: timeout, cancel: cancel)
+    private func show(_ session: SSHSession, target: ResolvedConnection, dest: String, kind: ParseCommand.Kind,
+                      cancel: Cancellation, log: Logger) throws {
+        let runner = QuickCommandRunner(shell: session, timeout: timeout ?? 30, cancel: cancel)
         let output: QuickCommandOutput
-        do {
-            let stored = target.server.flatMap { RemoteOS($0.os) }
-            let os = try stored ?? runner.detectOS()
+        do throws(RemoteCommandsError) {
+            let stored = target.server?.os ?? .auto
+            let os = try stored == .auto ? runner.detectOS() : stored
             // Stored before the command runs, so a server lacking every command still keeps its detected OS.
-            target.recordConnection(os: stored == nil ? os.serverOS : nil)
-            log.debug("system: \(os.rawValue)\(stored == nil ? " (detected)" : " (stored)")")
+            target.recordConnection(os: stored == .auto ? os : nil)
+            log.debug("system: \(os.rawValue)\(stored == .auto ? " (detected)" : " (stored)")")
             output = try runner.run(kind.dataKind, os: os)
-        } catch let error as RemoteCommandsError {
-            if let ssh = error.ssh { throw ExitCode(ResolvedConnection.exitStatus(for: ssh)) }
+        } catch {
+            if let ssh = error.ssh { throw ResolvedConnection.ending(ssh) }
             var message = error.message
             if error.kind == .noCommandWorked, let server = target.server, server.os != .auto {
                 message += " The commands were chosen for the stored OS \(server.os.rawValue); if that is wrong, run "
                     + "essh servers edit \(server.name) --os auto to detect it again."
             }
-            printError(message)
             log.debug("\(error.detail)")
-            throw ExitCode.failure
+            throw CommandFailure(.failed, message)
         }
         for skipped in output.skipped { log.debug("passed over \(skipped.commandLine): \(skipped.reason)") }
         log.debug("ran \(output.command.commandLine)")
@@ -91,9 +134,8 @@ struct NetCommand: ParsableCommand {
         case .success(let items):
             NetOutput.write(items, json: json, source: source)
         case .failure(let error):
-            printError("Could not read the output of \(source). \(error.description) "
-                       + "Run with --raw to see it as it came.")
-            throw ExitCode.failure
+            throw CommandFailure(.failed, "Could not read the output of \(source). \(error.message) "
+                                 + "Run with --raw to see it as it came.")
         }
     }
 }

@@ -7,13 +7,17 @@ enum NetOutput {
     static let shownWarnings = 20
 
     static func write(_ items: ParsedItems, json: Bool, source: String) {
-        let warnings = items.warnings
+        warn(items.warnings, source: source)
+        let bytes = json ? items.json : Array(TableFormatter().render(items.table).utf8)
+        TerminalOutput.write(bytes: bytes)
+    }
+
+    /// The parse's warnings on stderr, at most `shownWarnings`, then a count.
+    static func warn(_ warnings: [String], source: String) {
         for warning in warnings.prefix(shownWarnings) { writeLine("warning: \(source): \(warning)") }
         if warnings.count > shownWarnings {
             writeLine("warning: \(source): \(warnings.count - shownWarnings) more lines skipped")
         }
-        let bytes = json ? items.json : Array(TableFormatter().render(items.table).utf8)
-        TerminalOutput.write(bytes: bytes)
     }
 
     private static func writeLine(_ line: String) {

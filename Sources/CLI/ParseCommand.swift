@@ -46,39 +46,16 @@ struct ParseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input = try readInput()
+        let input = try InputFile.read(file)
         let family = FormatFamily(rawValue: format.rawValue) ?? .auto
         let items: ParsedItems
         do {
             items = try NetParser.parse(input, kind: kind.dataKind, format: family)
         } catch let error as NetParseError {
-            throw fail("\(source): \(error.description)")
+            throw CommandFailure(.failed, "\(source): \(error.message)")
         }
         NetOutput.write(items, json: json, source: source)
     }
 
     private var source: String { file ?? "standard input" }
-
-    private func readInput() throws -> [UInt8] {
-        if let file {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-                throw fail("Cannot read \(file): no such file. Give the path of a saved output.")
-            }
-            guard !isDirectory.boolValue else {
-                throw fail("Cannot read \(file): it is a directory, not a file.")
-            }
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw fail("Cannot read \(file): permission denied or unreadable.")
-            }
-            return [UInt8](data)
-        }
-        return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-    }
-
-    /// Prints `essh: MESSAGE` on standard error and gives the exit status 1 to throw.
-    private func fail(_ message: String) -> ExitCode {
-        printError(message)
-        return ExitCode.failure
-    }
 }

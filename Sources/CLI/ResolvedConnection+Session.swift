@@ -1,12 +1,13 @@
 import ArgumentParser
+import Basics
 import Inventory
 import Logging
 import SSH
 
 /// Connecting and the error-to-exit mapping shared by the commands that log in (`exec`, `net`).
 extension ResolvedConnection {
-    /// Connects and logs in, or prints why not and throws the exit status: 255 when connecting or logging in
-    /// failed, 130 when interrupted. `dest` is what the person typed, to say when it named no saved server.
+    /// Connects and logs in, or throws why not (`ExitStatus.connection`, or `.interrupted` quietly). `dest` is what
+    /// the person typed, to say when it named no saved server.
     func connect(dest: String, cancel: Cancellation, log: Logger, hint: String = "", quiet: Bool = false) throws
         -> SSHSession
     {
@@ -22,15 +23,12 @@ extension ResolvedConnection {
                 }
             }
         } catch {
-            if error.kind == .cancelled { throw ExitCode(130) }
-            if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
-                printError(error.message + " No saved server is named “\(dest)” either (see essh servers list)."
-                           + hint)
-                throw ExitCode(255)
-            }
-            printError(error)
             log.debug("libssh2: \(error.detail)")
-            throw ExitCode(255)
+            if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
+                throw CommandFailure(.connection, error.message
+                                     + " No saved server is named “\(dest)” either (see essh servers list)." + hint)
+            }
+            throw Self.ending(error)
         }
         let (address, banner) = (session.address, session.serverBanner)
         let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
@@ -46,18 +44,10 @@ extension ResolvedConnection {
         try? inventory.recordConnection(named: server.name, os: os)
     }
 
-    /// The exit status for a session error while a command ran (after printing it): 130 when interrupted, 124
-    /// when the command's time ran out, 255 otherwise.
-    static func exitStatus(for error: SSHError) -> Int32 {
-        switch error.kind {
-        case .cancelled: return 130
-        case .commandTimedOut:
-            printError(error)
-            return 124
-        default:
-            printError(error)
-            return 255
-        }
+    /// A session's failure as the command's ending: an interruption ends quietly (the person pressed Ctrl-C and
+    /// knows), anything else says why; the status is the table's (130, 124 for the command's time, 255).
+    static func ending(_ error: SSHError) -> any Error {
+        error.kind == .cancelled ? CommandFailure(.interrupted) : error
     }
 }
 
@@ -71,11 +61,7 @@ extension ConnectionOptions {
         log.logLevel = verbose ? .debug : .critical
         var target = try resolve(dest)
         adjust(&target.options)
-        let cancel: Cancellation
-        do throws(SSHError) { cancel = try Cancellation() } catch {
-            printError(error)
-            throw ExitCode(255)
-        }
+        let cancel = try Cancellation()
         let signals = SignalCancellation(cancel)
         defer { signals.stop() }
         let session = try target.connect(dest: dest, cancel: cancel, log: log, hint: hint, quiet: quiet)

@@ -18,7 +18,7 @@ enum ServerFormatting {
             table.add([
                 .init(text: server.name), .init(text: address(server)), .init(text: auth),
                 .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
-                .init(text: check.map { "\($0.status) \(relative($0.checkedAt))" } ?? "never",
+                .init(text: check.map { "\($0.status.rawValue) \(relative($0.checkedAt))" } ?? "never",
                       colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
             ])
         }
@@ -75,18 +75,21 @@ enum ServerFormatting {
     }
 
     struct CheckJSON: Encodable {
-        var status: String
+        var status: CheckStatus
         var latencyMs: Double?
+        var banner, error: String?
         var checkedAt: Date
 
         enum CodingKeys: String, CodingKey {
-            case status, latencyMs = "latency_ms", checkedAt = "checked_at"
+            case status, latencyMs = "latency_ms", banner, error, checkedAt = "checked_at"
         }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(status, forKey: .status)
             try c.encode(latencyMs, forKey: .latencyMs)
+            try c.encode(banner, forKey: .banner)
+            try c.encode(error, forKey: .error)
             try c.encode(checkedAt, forKey: .checkedAt)
         }
     }
@@ -96,23 +99,32 @@ enum ServerFormatting {
     }
 
     static func json(_ servers: [Server], lastChecks: [Int64: CheckResult]) throws -> String {
-        let rows = servers.map { server in
-            ServerJSON(
-                name: server.name, host: server.host, port: server.port, user: server.user,
-                auth: server.auth.rawValue, key: server.keyPath, os: server.os.rawValue, tags: server.tags,
-                note: server.note, created: server.createdAt, updated: server.updatedAt,
-                lastConnected: server.lastConnectedAt,
-                lastCheck: server.id.flatMap { lastChecks[$0] }.map {
-                    CheckJSON(status: $0.status, latencyMs: $0.latencyMs, checkedAt: $0.checkedAt)
-                },
-                algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
-                    ($0.keyword, $0.value)
-                }))
-        }
+        let rows = servers.map { row($0, lastCheck: $0.id.flatMap { lastChecks[$0] }) }
+        return try encode(ListJSON(servers: rows))
+    }
+
+    /// One server as `servers list --json` and `servers show --json` write it: every stored field.
+    static func row(_ server: Server, lastCheck: CheckResult?) -> ServerJSON {
+        ServerJSON(
+            name: server.name, host: server.host, port: server.port, user: server.user,
+            auth: server.auth.rawValue, key: server.keyPath, os: server.os.rawValue, tags: server.tags,
+            note: server.note, created: server.createdAt, updated: server.updatedAt,
+            lastConnected: server.lastConnectedAt,
+            lastCheck: lastCheck.map {
+                CheckJSON(status: $0.status, latencyMs: $0.latencyMs, banner: $0.banner, error: $0.error,
+                          checkedAt: $0.checkedAt)
+            },
+            algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
+                ($0.keyword, $0.value)
+            }))
+    }
+
+    /// Pretty, sorted keys, ISO 8601 dates.
+    static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(ListJSON(servers: rows)), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// Host blocks OpenSSH reads back: every value quoted and escaped by ssh_config's rules (SSHConfigQuoting), so
@@ -125,7 +137,7 @@ enum ServerFormatting {
                 do {
                     return try SSHConfigQuoting.argument(value, expansion: expansion)
                 } catch {
-                    throw ValidationError("""
+                    throw CommandFailure(.badInput, """
                         Cannot export \(ControlCharacters.visible(server.name)): its \(field) \
                         '\(ControlCharacters.visible(value))' cannot be written in ssh_config: \(error.reason). \
                         Change it with essh servers edit, or export the others with --tag.

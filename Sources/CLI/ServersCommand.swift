@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Inventory
 import Operations
@@ -8,7 +9,7 @@ struct ServersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "servers",
         abstract: "Save, change, list, import and export your servers.",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, ImportSSHConfig.self, Export.self])
+        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self])
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
@@ -34,7 +35,7 @@ struct ServersCommand: ParsableCommand {
         /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
         func checkAlgorithms(serverName: String) throws {
             if let problem = AlgorithmSelection.problems(algorithms.choices, serverName: serverName).first {
-                throw CommandFailure.exit(InventoryError(.invalidValue, problem.text, problem.message))
+                throw CommandFailure(.badInput, problem.message, detail: problem.text)
             }
         }
     }
@@ -57,7 +58,7 @@ struct ServersCommand: ParsableCommand {
                 name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
                 algorithms: fields.algorithms.choices)
-            let server = try CommandFailure.guarding { () throws(InventoryError) in try inventory.addServer(draft) }
+            let server = try inventory.addServer(draft)
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
         }
     }
@@ -67,7 +68,7 @@ struct ServersCommand: ParsableCommand {
             abstract: "Change a saved server (only the options given; --tag replaces the tags; --ciphers \"\" and the "
                 + "other lists go back to eSSH's defaults).")
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The server's name.")
+        @Argument(help: "The server's name.", completion: ServerCompletion.names)
         var name: String
         @Option(help: "A new name.")
         var rename: String?
@@ -80,24 +81,28 @@ struct ServersCommand: ParsableCommand {
                 name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
                 algorithms: fields.algorithms.changes)
-            let server = try CommandFailure.guarding { () throws(InventoryError) in
-                try inventory.updateServer(named: name, changes)
-            }
+            let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")
         }
     }
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a saved server with its check results and history.")
+            commandName: "rm",
+            abstract: "Remove saved servers with their check results and history (all or none: when a name is not "
+                + "saved, nothing is removed).")
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The server's name.")
-        var name: String
+        @Argument(help: "The servers' names.", completion: ServerCompletion.names)
+        var names: [String] = []
+
+        func validate() throws {
+            if names.isEmpty { throw ValidationError("Name the servers to remove, e.g. essh servers rm web1 web2.") }
+        }
 
         func run() throws {
             let inventory = try database.open()
-            try CommandFailure.guarding { () throws(InventoryError) in try inventory.removeServer(named: name) }
-            TerminalOutput.write("Removed \(name).\n")
+            let removed = try inventory.removeServers(named: names)
+            TerminalOutput.write(removed.map { "Removed \($0).\n" }.joined())
         }
     }
 
@@ -106,14 +111,12 @@ struct ServersCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Flag(help: "Print JSON instead of a table.")
         var json = false
-        @Option(help: "Only servers with this tag.")
+        @Option(help: "Only servers with this tag.", completion: ServerCompletion.tags)
         var tag: String?
 
         func run() throws {
             let inventory = try database.open()
-            let (servers, checks) = try CommandFailure.guarding { () throws(InventoryError) in
-                (try inventory.servers(taggedWith: tag), try inventory.lastCheckResults())
-            }
+            let (servers, checks) = (try inventory.servers(taggedWith: tag), try inventory.lastCheckResults())
             if json {
                 TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: checks) + "\n")
             } else if servers.isEmpty {
@@ -140,12 +143,10 @@ struct ServersCommand: ParsableCommand {
             let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             let path = file.map { $0.hasPrefix("~/") ? home + $0.dropFirst(1) : $0 } ?? home + "/.ssh/config"
             let reader = SSHConfigReader(home: home, localUser: ProcessInfo.processInfo.userName)
-            let result = try CommandFailure.guarding { () throws(InventoryError) in try reader.read(path: path) }
+            let result = try reader.read(path: path)
             for warning in result.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
             let inventory = try database.open()
-            let summary = try CommandFailure.guarding { () throws(InventoryError) in
-                try inventory.importServers(result.hosts.map(\.draft))
-            }
+            let summary = try inventory.importServers(result.hosts.map(\.draft))
             for skipped in summary.skipped { TerminalOutput.writeError("essh: skipped \(skipped)\n") }
             TerminalOutput.write("""
                 Imported \(path): \(summary.added.count) added, \(summary.updated.count) updated, \
@@ -168,7 +169,7 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             let inventory = try database.open()
-            let servers = try CommandFailure.guarding { () throws(InventoryError) in try inventory.servers() }
+            let servers = try inventory.servers()
             switch format {
             case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")

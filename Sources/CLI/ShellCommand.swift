@@ -16,8 +16,8 @@ struct ShellCommand: ParsableCommand {
             after Enter: ~. leaves the shell, ~? lists the escapes, ~~ sends a ~.
             A server that does not answer 3 keepalives in a row (one every --keepalive seconds) counts as lost.
             Exit status: the remote shell's; 128+N when a signal N killed it; 130 when interrupted (SIGINT, SIGTERM, \
-            SIGHUP); 255 when connecting or logging in failed, the connection was lost, or ~. ended it; 2 when \
-            standard input is not a terminal (use essh exec DEST COMMAND in scripts).
+            SIGHUP); 255 when connecting or logging in failed, the connection was lost, or ~. ended it; 1 when \
+            standard input is not a terminal (use essh exec DEST COMMAND in scripts); the rest as in essh --help.
             """
     )
 
@@ -36,7 +36,7 @@ struct ShellCommand: ParsableCommand {
     @Flag(name: .customLong("with-command"), help: .private)
     var withCommand = false
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port].")
+    @Argument(help: "The server: a saved name, or [user@]host[:port].", completion: ServerCompletion.names)
     var dest: String
 
     func validate() throws {
@@ -53,9 +53,8 @@ struct ShellCommand: ParsableCommand {
 
     func run() throws {
         guard isatty(STDIN_FILENO) == 1 else {
-            printError("essh shell needs a terminal on standard input; to run commands from a script or a pipe use "
-                       + "essh exec \(dest) COMMAND (e.g. essh exec \(dest) sh < script).")
-            throw ExitCode(2)
+            throw CommandFailure(.failed, "essh shell needs a terminal on standard input; to run commands from a "
+                                 + "script or a pipe use essh exec \(dest) COMMAND (e.g. essh exec \(dest) sh < script).")
         }
         let unknownWordHint = asDefaultCommand
             ? " “\(dest)” is not an essh command either (essh --help lists them)." : ""

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import TextWidth
 
@@ -17,21 +18,32 @@ package enum Subcommands {
         NetCommand.self,
         MailCommand.self,
         ShellCommand.self,
+        ConfigCommand.self,
     ]
 }
 
-/// How the root command ends when parsing or running throws: ArgumentParser's own ending, except that what goes
-/// to stderr is sanitised (a usage error quotes the word the person typed, escape sequences included) and written
-/// through the one output path.
+/// How every command ends when parsing or running throws: the one ending path, with the one exit-status table
+/// (`ExitStatus`). Help and version go to stdout. A usage error (an unknown option, a missing or malformed argument,
+/// a `ValidationError`) prints ArgumentParser's message with the usage block and ends with 64. Anything else is a
+/// failure of the work: one line `essh: SENTENCE` on stderr (`UserFacing`: a module's sentence, a file error naming
+/// the path), no usage, and its status from the table. A thrown `ExitCode` carries a status already reported (the
+/// remote command's, passed on by `exec` and `shell`). What goes to stderr is sanitised: a message may quote the
+/// word the person typed, escape sequences included.
 package enum CommandEnding {
     package static func exit(_ command: ParsableCommand.Type, error: Error) -> Never {
-        let code = command.exitCode(for: error)
-        let message = command.fullMessage(for: error)
-        if code == .success {
-            if !message.isEmpty { TerminalOutput.write(message + "\n") }
-        } else if !message.isEmpty {
-            TerminalOutput.writeError(TextSanitizer.sanitize(message, policy: .visible) + "\n")
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+        let parsing = command.exitCode(for: error)
+        if parsing == .success || parsing == .validationFailure {
+            let message = command.fullMessage(for: error)
+            if parsing == .success {
+                if !message.isEmpty { TerminalOutput.write(message + "\n") }
+            } else if !message.isEmpty {
+                TerminalOutput.writeError(TextSanitizer.sanitize(message, policy: .visible) + "\n")
+            }
+            Foundation.exit(parsing.rawValue)
         }
-        Foundation.exit(code.rawValue)
+        let sentence = UserFacing.sentence(error)
+        if !sentence.isEmpty { printError(sentence) }
+        Foundation.exit(ExitStatus(for: error).rawValue)
     }
 }

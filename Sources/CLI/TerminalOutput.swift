@@ -18,9 +18,6 @@ enum TerminalOutput {
         return stdoutIsTerminal
     }
 
-    /// The exit status of a command whose stdout reader went away.
-    static let brokenPipeStatus: Int32 = 141
-
     /// Writes `text` to stdout.
     static func write(_ text: String) {
         var text = text
@@ -38,10 +35,10 @@ enum TerminalOutput {
     static func write(bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty, !writeAll(STDOUT_FILENO, bytes) else { return }
         let code = errno
-        if code == EPIPE { exit(brokenPipeStatus) }
+        if code == EPIPE { exit(ExitStatus.brokenPipe.rawValue) }
         // A full disk or a revoked terminal: say so once, on stderr, and stop (sysexits' EX_IOERR).
         writeError("essh: cannot write the output: \(String(cString: strerror(code))).\n")
-        exit(74)
+        exit(ExitStatus.outputFailed.rawValue)
     }
 
     /// Writes a remote machine's bytes to stdout: on a terminal through a `TerminalGuard` (what could act on the

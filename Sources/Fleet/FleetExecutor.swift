@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SSH
 
@@ -13,7 +14,7 @@ public protocol FleetExecutor: Sendable {
 }
 
 /// Why one target's attempt failed, and in which phase.
-public struct FleetFailure: Error, Sendable {
+public struct FleetFailure: UserFacingError, Sendable {
     /// Connecting and logging in, or running the command.
     public enum Phase: Sendable, Equatable { case connect, command }
 
@@ -24,4 +25,9 @@ public struct FleetFailure: Error, Sendable {
         self.phase = phase
         self.error = error
     }
+
+    /// The session's sentence.
+    public var message: String { error.message }
+    /// The session's underlying message.
+    public var detail: String { error.detail }
 }

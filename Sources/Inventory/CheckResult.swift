@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import GRDB
 
@@ -7,8 +8,8 @@ public struct CheckResult: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var id: Int64?
     /// The checked server's row id.
     public var serverId: Int64
-    /// `online`, `not-ssh`, `refused`, `timeout`, `unreachable` or `dns-error` (Reachability's statuses).
-    public var status: String
+    /// What the check found (Reachability's verdict), stored as its word (`online`, `not-ssh`, …).
+    public var status: CheckStatus
     /// Milliseconds the TCP connection took, when it was made.
     public var latencyMs: Double?
     /// The first line the server sent (printable ASCII), when one came.
@@ -22,7 +23,7 @@ public struct CheckResult: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public static let databaseTableName = "checkResult"
 
     /// A result for the server with row id `serverId`.
-    public init(id: Int64? = nil, serverId: Int64, status: String, latencyMs: Double?, banner: String?,
+    public init(id: Int64? = nil, serverId: Int64, status: CheckStatus, latencyMs: Double?, banner: String?,
                 error: String?, checkedAt: Date) {
         self.id = id
         self.serverId = serverId
@@ -37,7 +38,7 @@ public struct CheckResult: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public init(row: Row) throws {
         id = row["id"]
         serverId = row["serverId"]
-        status = row["status"]
+        status = row["status"] ?? CheckStatus.unknownStoredWord
         latencyMs = row["latencyMs"]
         banner = row["banner"]
         error = row["error"]

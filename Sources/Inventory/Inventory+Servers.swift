@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import GRDB
 
@@ -40,6 +41,27 @@ extension Inventory {
     public func removeServer(named name: String) throws(InventoryError) {
         try write { db in
             if try Server.named(name).deleteAll(db) == 0 { throw InventoryError.unknownServer(name) }
+        }
+    }
+
+    /// Removes the servers named `names` (each once, in the order given) with their check results and history, in
+    /// one transaction: when any name is not saved, nothing is removed and `.unknownServer` names every missing one.
+    /// Returns the names removed.
+    @discardableResult
+    public func removeServers(named names: [String]) throws(InventoryError) -> [String] {
+        var seen = Set<String>()
+        let unique = names.filter { seen.insert($0).inserted }
+        return try write { db in
+            let missing = try unique.filter { try Server.named($0).fetchCount(db) == 0 }
+            if missing.count == 1, unique.count == 1 { throw InventoryError.unknownServer(missing[0]) }
+            if !missing.isEmpty {
+                let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+                throw InventoryError(.unknownServer, "", """
+                    No saved servers are named \(list); nothing was removed. `essh servers list` shows the saved ones.
+                    """)
+            }
+            for name in unique { try Server.named(name).deleteAll(db) }
+            return unique
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import GRDB
 
 // Kept apart from InventoryError.swift so the error type, like the ssh_config reader that throws it, compiles
@@ -7,7 +8,8 @@ extension InventoryError {
     static func wrap(_ error: any Error, path: String) -> InventoryError {
         if let error = error as? InventoryError { return error }
         guard let dbError = error as? DatabaseError else {
-            return InventoryError(.io, "\(error)", "Could not use the database \(path).")
+            let sentence = UserFacing.error(error)
+            return InventoryError(.io, sentence.detail, "Could not use the database \(path): \(sentence.message)")
         }
         let detail = dbError.message ?? "\(dbError)"
         switch dbError.resultCode {
@@ -22,11 +24,11 @@ extension InventoryError {
             return readOnly(path: path, detail: detail)
         case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_PERM:
             return InventoryError(.io, detail, """
-                Could not read or write the database \(path): check that its folder exists, is writable \
+                Could not read or write the database \(path) (\(detail)): check that its folder exists, is writable \
                 and the disk is not full.
                 """)
         default:
-            return InventoryError(.sqlite, detail, "The database \(path) reported an error.")
+            return InventoryError(.sqlite, detail, "The database \(path) reported an error: \(detail).")
         }
     }
 }

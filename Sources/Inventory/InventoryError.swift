@@ -1,8 +1,9 @@
+import Basics
 import Foundation
 
 /// Every failure of the Inventory module: what kind it is, the underlying (SQLite or system) message, and a sentence
 /// a person understands that says what to do.
-public struct InventoryError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct InventoryError: UserFacingError, Sendable, Equatable {
     /// What went wrong, for callers that act on it (exit codes, forms in the TUI).
     public enum Kind: String, Sendable {
         case unknownServer = "unknown-server"
@@ -33,11 +34,6 @@ public struct InventoryError: Error, Sendable, CustomStringConvertible, Equatabl
         self.kind = kind
         self.detail = detail
         self.message = message
-    }
-
-    /// The message, with the underlying detail when it adds something.
-    public var description: String {
-        detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"
     }
 
     static func corrupt(path: String, detail: String) -> InventoryError {

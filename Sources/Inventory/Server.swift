@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import GRDB
 
@@ -48,7 +49,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         user = row["user"]
         auth = AuthMethod(rawValue: row["auth"] ?? "") ?? .agent
         keyPath = row["keyPath"]
-        os = ServerOS(rawValue: row["os"] ?? "") ?? .auto
+        os = row["os"] ?? .auto
         let tagText: String = row["tags"] ?? ""
         tags = tagText.split(separator: ",").map(String.init)
         note = row["note"] ?? ""
@@ -68,7 +69,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["user"] = user
         container["auth"] = auth.rawValue
         container["keyPath"] = keyPath
-        container["os"] = os.rawValue
+        container["os"] = os
         container["tags"] = tags.joined(separator: ",")
         container["note"] = note
         container["createdAt"] = createdAt

@@ -1,3 +1,5 @@
+import Basics
+
 /// The fields of a saved server to change (`essh servers edit`); nil leaves a field as it is.
 public struct ServerChanges: Sendable, Equatable {
     /// New name.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What a user gives to save a new server; validated before it reaches the database.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A pipe a thread writes a byte to so that another thread, blocked in poll() on the read end, wakes up: the one
@@ -16,11 +17,13 @@ public final class SelfPipe: Sendable {
     public let writeDescriptor: Int32
 
     /// Why a pipe could not be made: strerror's text (`Too many open files`).
-    public struct Failure: Error, Sendable, Equatable {
+    public struct Failure: UserFacingError, Sendable, Equatable {
         /// The errno pipe2 gave.
         public let code: Int32
         /// strerror's text for `code`.
         public var reason: String { String(cString: strerror(code)) }
+        /// The sentence (callers usually say what the pipe was for).
+        public var message: String { "Cannot open a pipe: \(reason)." }
     }
 
     /// Opens the pipe; throws when no descriptor is left.

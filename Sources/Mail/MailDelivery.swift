@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import LocalProcess
 
@@ -54,7 +55,8 @@ public struct MailDelivery: Sendable {
                 return .queued(id: id, error: error)
             } catch let outboxError {
                 let saved = appendDeadLetter(mail.bytes)
-                return .saved(error: error, outboxError: "\(outboxError)", savedTo: saved ? deadLetterPath : nil)
+                return .saved(error: error, outboxError: UserFacing.sentence(outboxError),
+                              savedTo: saved ? deadLetterPath : nil)
             }
         }
     }

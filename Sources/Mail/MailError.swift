@@ -1,6 +1,8 @@
+import Basics
+
 /// Every failure of the Mail module: what kind it is, the underlying message (sendmail's stderr, errno), and a
 /// sentence a person understands that says what to do.
-public struct MailError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct MailError: UserFacingError, Sendable, Equatable {
     /// What went wrong, for callers that act on it (exit codes, whether queuing can help).
     public enum Kind: String, Sendable {
         /// An address that is not `local@domain` or a local user name.
@@ -27,10 +29,5 @@ public struct MailError: Error, Sendable, CustomStringConvertible, Equatable {
         self.kind = kind
         self.detail = detail
         self.message = message
-    }
-
-    /// The message, with the underlying detail when it adds something.
-    public var description: String {
-        detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"
     }
 }

@@ -22,6 +22,7 @@ struct IPAddrJSONParser {
         let family: String?
         let local: String?
         let prefixlen: Int?
+        let broadcast: String?
         let scope: String?
     }
 
@@ -56,7 +57,8 @@ struct IPAddrJSONParser {
             for info in link.addrInfo ?? [] {
                 guard let local = info.local else { continue }
                 if info.family == "inet" {
-                    interface.ipv4.append(IPv4Address(address: local, prefix: info.prefixlen))
+                    interface.ipv4.append(IPv4Address(address: local, prefix: info.prefixlen, broadcast: info.broadcast,
+                                                      scope: info.scope))
                 } else if info.family == "inet6" {
                     let bare = local.split(separator: "%", maxSplits: 1).first.map(String.init) ?? local
                     interface.ipv6.append(IPv6Address(address: bare, prefix: info.prefixlen, scope: info.scope))

@@ -86,7 +86,7 @@ struct IPAddrParser {
         return true
     }
 
-    /// `inet ADDR[/P] [peer P/N] … scope S` or `inet6 ADDR/P scope S`, read into `interface`.
+    /// `inet ADDR[/P] [peer P/N] [brd B] … scope S` or `inet6 ADDR/P scope S`, read into `interface`.
     private func address(_ record: Range<Int>, into interface: inout Interface) -> Bool {
         let t = text.tokens(record)
         guard t.count >= 2 else { return false }
@@ -94,18 +94,22 @@ struct IPAddrParser {
         guard isV4 || text.equals(t[0], "inet6") else { return !text.hasPrefix(t[0], "inet") }
         var (addr, prefix) = text.splitCIDR(t[1])
         var scope: String?
+        var broadcast: String?
         var k = 2
         while k + 1 < t.count {
             if text.equals(t[k], "peer") && prefix == nil {
                 prefix = text.splitCIDR(t[k + 1]).prefix
             } else if text.equals(t[k], "scope") {
                 scope = text.string(t[k + 1])
+            } else if text.equals(t[k], "brd") && text.isIPv4(t[k + 1]) {
+                broadcast = text.string(t[k + 1])
             }
             k += 1
         }
         if isV4 {
             guard text.isIPv4(addr) else { return false }
-            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix))
+            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix, broadcast: broadcast,
+                                              scope: scope))
         } else {
             addr = text.withoutZone(addr)
             guard text.isIPv6(addr) else { return false }

@@ -1,5 +1,5 @@
-/// Reads `ip route` and `ip -6 route`: `[TYPE] DEST [via GW] [dev IF] [metric N] …`, with multipath `nexthop`
-/// lines under their destination.
+/// Reads `ip route` and `ip -6 route`: `[TYPE] DEST [via GW] [dev IF] [proto P] [scope S] [src A] [metric N] …`,
+/// with multipath `nexthop` lines under their destination (which inherit its proto, scope and src).
 struct IPRouteParser {
     let text: ByteText
 
@@ -9,7 +9,7 @@ struct IPRouteParser {
     private static let flagWords: [StaticString] = ["linkdown", "onlink", "dead", "pervasive", "offload", "trap"]
     /// Keys followed by one value that is not itself a route field.
     private static let valueKeys: [StaticString] = [
-        "proto", "scope", "src", "table", "expires", "pref", "mtu", "advmss", "weight", "realm", "realms", "nhid",
+        "table", "expires", "pref", "mtu", "advmss", "weight", "realm", "realms", "nhid",
         "hoplimit", "initcwnd", "initrwnd", "rto_min", "error", "tos", "dsfield", "quickack", "features", "congctl",
     ]
 
@@ -38,6 +38,9 @@ struct IPRouteParser {
                 var route = fields(t, from: 1)
                 route.destination = h.destination
                 route.metric = route.metric ?? h.metric
+                route.src = route.src ?? h.src
+                route.proto = route.proto ?? h.proto
+                route.scope = route.scope ?? h.scope
                 items.append(route)
                 headUsed = true
                 return true
@@ -100,6 +103,15 @@ struct IPRouteParser {
                 k += 2
             } else if text.equals(key, "metric") && hasValue {
                 route.metric = text.int(t[k + 1])
+                k += 2
+            } else if text.equals(key, "src") && hasValue {
+                route.src = text.string(t[k + 1])
+                k += 2
+            } else if text.equals(key, "proto") && hasValue {
+                route.proto = text.string(t[k + 1])
+                k += 2
+            } else if text.equals(key, "scope") && hasValue {
+                route.scope = text.string(t[k + 1])
                 k += 2
             } else if Self.flagWords.contains(where: { text.equals(key, $0) }) {
                 flags.append(text.string(key))

@@ -30,10 +30,15 @@ struct IfconfigOldParser {
             let addr = (t[1].lowerBound + 5)..<t[1].upperBound
             guard text.isIPv4(addr) else { return false }
             var prefix: Int?
-            for k in 2..<t.count where text.hasPrefix(t[k], "Mask:") {
-                prefix = text.prefix(fromMask: (t[k].lowerBound + 5)..<t[k].upperBound)
+            var broadcast: String?
+            for k in 2..<t.count {
+                if text.hasPrefix(t[k], "Mask:") {
+                    prefix = text.prefix(fromMask: (t[k].lowerBound + 5)..<t[k].upperBound)
+                } else if text.hasPrefix(t[k], "Bcast:"), text.isIPv4((t[k].lowerBound + 6)..<t[k].upperBound) {
+                    broadcast = text.string((t[k].lowerBound + 6)..<t[k].upperBound)
+                }
             }
-            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix))
+            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix, broadcast: broadcast))
         } else if text.equals(t[0], "inet6") {
             guard t.count > 2, text.equals(t[1], "addr:") else { return false }
             let (addrWithZone, prefix) = text.splitCIDR(t[2])

@@ -43,12 +43,14 @@ struct IfconfigParser {
             let (addr, cidrPrefix) = text.splitCIDR(t[1])
             guard text.isIPv4(addr) else { return false }
             var prefix = cidrPrefix
+            var broadcast: String?
             var k = 2
             while k + 1 < t.count {
                 if text.equals(t[k], "netmask") { prefix = text.prefix(fromMask: t[k + 1]) ?? prefix }
+                if text.equals(t[k], "broadcast") && text.isIPv4(t[k + 1]) { broadcast = text.string(t[k + 1]) }
                 k += 2
             }
-            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix))
+            interface.ipv4.append(IPv4Address(address: text.string(addr), prefix: prefix, broadcast: broadcast))
         } else if text.equals(key, "inet6") {
             guard t.count > 1 else { return false }
             let (addrWithZone, cidrPrefix) = text.splitCIDR(t[1])

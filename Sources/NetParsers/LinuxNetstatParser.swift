@@ -33,7 +33,7 @@ struct LinuxNetstatParser {
             let remaining = t.count - k
             // UDP rows have no state: with a PID column, one remaining token is the PID/program.
             if remaining >= 2 || (remaining == 1 && !(hasPID && looksLikeProcess(t[k]))) {
-                socket.state = text.string(t[k])
+                socket.stateRaw = text.string(t[k])
                 k += 1
             }
             if hasPID && k < t.count {

@@ -14,7 +14,9 @@ public enum NetJSON {
             for (n, a) in i.ipv4.enumerated() {
                 if n > 0 { w.raw(",") }
                 w.raw("{\"address\":"); w.string(a.address)
-                w.raw(",\"prefix\":"); w.optionalInt(a.prefix); w.raw("}")
+                w.raw(",\"prefix\":"); w.optionalInt(a.prefix)
+                w.raw(",\"broadcast\":"); w.optionalString(a.broadcast)
+                w.raw(",\"scope\":"); w.optionalString(a.scope); w.raw("}")
             }
             w.raw("],\"ipv6\":[")
             for (n, a) in i.ipv6.enumerated() {
@@ -39,6 +41,9 @@ public enum NetJSON {
             w.raw(",\"interface\":"); w.optionalString(r.interface)
             w.raw(",\"metric\":"); w.optionalInt(r.metric)
             w.raw(",\"flags\":"); w.optionalString(r.flags)
+            w.raw(",\"src\":"); w.optionalString(r.src)
+            w.raw(",\"proto\":"); w.optionalString(r.proto)
+            w.raw(",\"scope\":"); w.optionalString(r.scope)
             w.raw("}")
         }
         return w.out
@@ -49,9 +54,12 @@ public enum NetJSON {
         var w = Writer()
         w.document("sockets", sockets) { w, s in
             w.raw("{\"proto\":"); w.optionalString(s.proto)
+            w.raw(",\"proto_raw\":"); w.optionalString(s.protoRaw)
+            w.raw(",\"family\":"); w.optionalString(s.family)
             w.raw(",\"local\":"); w.string(s.local)
             w.raw(",\"remote\":"); w.optionalString(s.remote)
             w.raw(",\"state\":"); w.optionalString(s.state)
+            w.raw(",\"state_raw\":"); w.optionalString(s.stateRaw)
             w.raw(",\"pid\":"); w.optionalInt(s.pid)
             w.raw(",\"program\":"); w.optionalString(s.program)
             w.raw("}")

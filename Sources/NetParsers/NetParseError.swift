@@ -1,5 +1,7 @@
+import Basics
+
 /// The one error type of NetParsers: what went wrong, the detail, and a sentence for the user.
-public struct NetParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct NetParseError: UserFacingError, Sendable, Equatable {
     /// What kind of failure this is.
     public enum Code: String, Sendable {
         /// No known layout matched the text.
@@ -24,8 +26,8 @@ public struct NetParseError: Error, Sendable, Equatable, CustomStringConvertible
         self.underlying = underlying
     }
 
-    /// A human sentence naming what was tried and what to do.
-    public var description: String {
+    /// A human sentence naming what was tried and what to do (with the underlying detail, when there is one).
+    public var message: String {
         let names = tried.map(\.rawValue).joined(separator: ", ")
         switch code {
         case .empty:

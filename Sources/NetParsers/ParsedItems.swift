@@ -44,6 +44,13 @@ public enum ParsedItems: Sendable {
         }
     }
 
+    /// The document's one member without its braces (`"interfaces":[…]`), for documents that hold several (one
+    /// per server in `essh net --tag`).
+    public var jsonMember: [UInt8] {
+        // The document is `{` member `}` and a newline (NetJSON writes it so).
+        Array(json.dropFirst().dropLast(2))
+    }
+
     /// The items as the JSON contract (`{"interfaces":[…]}`, `{"routes":[…]}` or `{"sockets":[…]}`).
     public var json: [UInt8] {
         switch self {

@@ -1,3 +1,5 @@
+import Basics
+
 /// A command eSSH runs on a server to list interfaces, routes or sockets, and how to read its output.
 /// `QuickCommand.plan(for:kind:)` gives them in fallback order: run the first; when the shell says the command
 /// is missing (exit 127 or "not found"), run the next.
@@ -16,9 +18,11 @@ public struct QuickCommand: Sendable, Equatable {
         self.format = format
     }
 
-    /// The commands for one OS and kind, best first.
-    public static func plan(for os: RemoteOS, kind: DataKind) -> [QuickCommand] {
+    /// The commands for one OS and kind, best first; none for `auto` (detect the system first).
+    public static func plan(for os: ServerOS, kind: DataKind) -> [QuickCommand] {
         switch (os, kind) {
+        case (.auto, _):
+            return []
         case (.linux, .interfaces):
             return [QuickCommand("ip -j addr", family: .ip, format: .ipAddrJSON),
                     QuickCommand("ip addr", family: .ip, format: .ipAddr),
@@ -34,11 +38,11 @@ public struct QuickCommand: Sendable, Equatable {
                     QuickCommand("ss -tuna", family: .ss, format: .ss),
                     QuickCommand("netstat -tunap", family: .netstat, format: .netstatLinux),
                     QuickCommand("netstat -tuna", family: .netstat, format: .netstatLinux)]
-        case (.freebsd, .interfaces), (.macos, .interfaces):
+        case (.bsd, .interfaces), (.macos, .interfaces):
             return [QuickCommand("ifconfig -a", family: .ifconfig, format: .ifconfigBSD)]
-        case (.freebsd, .routes), (.macos, .routes):
+        case (.bsd, .routes), (.macos, .routes):
             return [QuickCommand("netstat -rn", family: .netstat, format: .netstatRoutesBSD)]
-        case (.freebsd, .sockets), (.macos, .sockets):
+        case (.bsd, .sockets), (.macos, .sockets):
             return [QuickCommand("netstat -an", family: .netstat, format: .netstatBSD)]
         case (.windows, .interfaces):
             return [QuickCommand("ipconfig /all", family: .ipconfig, format: .ipconfig)]

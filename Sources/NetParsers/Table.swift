@@ -34,7 +34,9 @@ public struct Table: Sendable, Equatable {
     public static func interfaces(_ items: [Interface]) -> Table {
         var rows: [[String]] = []
         for i in items {
-            var addresses: [(String, String, String)] = i.ipv4.map { ($0.address, $0.prefix.map(String.init) ?? "", "") }
+            var addresses: [(String, String, String)] = i.ipv4.map {
+                ($0.address, $0.prefix.map(String.init) ?? "", $0.scope ?? "")
+            }
             addresses += i.ipv6.map { ($0.address, $0.prefix.map(String.init) ?? "", $0.scope ?? "") }
             if addresses.isEmpty { addresses = [("", "", "")] }
             for (n, a) in addresses.enumerated() {
@@ -57,7 +59,8 @@ public struct Table: Sendable, Equatable {
                                  $0.metric.map(String.init) ?? "", $0.flags ?? ""] })
     }
 
-    /// The sockets view: protocol, local and remote endpoints, state, pid, program.
+    /// The sockets view: protocol, local and remote endpoints, state (in the one spelling, see `Socket`), pid,
+    /// program.
     public static func sockets(_ items: [Socket]) -> Table {
         Table(columns: [Column("PROTO"), Column("LOCAL"), Column("REMOTE"), Column("STATE"),
                         Column("PID", alignRight: true), Column("PROGRAM")],

@@ -30,7 +30,7 @@ struct WindowsNetstatParser {
                                 remote: text.string(t[2]), state: nil, pid: nil, program: nil)
             var k = 3
             if k < t.count && !(hasPID && t.count == 4 && text.int(t[k]) != nil) {
-                socket.state = text.string(t[k])
+                socket.stateRaw = text.string(t[k])
                 k += 1
             }
             if hasPID && k < t.count { socket.pid = text.int(t[k]) }

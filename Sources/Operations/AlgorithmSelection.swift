@@ -1,3 +1,4 @@
+import Basics
 import Inventory
 import SSH
 
@@ -103,7 +104,7 @@ public enum AlgorithmSelection {
 /// Why an algorithm choice cannot be used: it names an algorithm eSSH does not support, leaves a list empty, or is
 /// not a comma list. The message names the choice, where it was written and, for an unknown name, every algorithm
 /// of the kind eSSH supports.
-public struct AlgorithmProblem: Error, Sendable, Equatable {
+public struct AlgorithmProblem: UserFacingError, Sendable, Equatable {
     /// Where the choice was written.
     public enum Source: Sendable, Equatable {
         /// A command line option (`--ciphers`).

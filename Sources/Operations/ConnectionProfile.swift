@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Inventory
 import SSH
@@ -154,7 +155,7 @@ public struct ConnectionProfile: Sendable, Equatable {
 }
 
 /// Why a profile cannot become session options. Each front end adds its own remedy (edit the server, fix `-i`).
-public struct ConnectionProblem: Error, Sendable {
+public struct ConnectionProblem: UserFacingError, Sendable {
     /// What is wrong.
     public enum Kind: Sendable, Equatable {
         /// A key file does not exist or cannot be read.

@@ -37,7 +37,7 @@ final class CheckLoop {
         resolver = try Resolver(maxThreads: resolverThreads)
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         if epollFD < 0 {
-            throw ReachabilityError(.eventLoop, String(cString: strerror(errno)), "Could not create an epoll instance.")
+            throw ReachabilityError.eventLoop("Could not create the epoll instance the checks run on")
         }
     }
 
@@ -51,7 +51,7 @@ final class CheckLoop {
         event.events = EPOLLIN.rawValue
         event.data.u64 = UInt64.max
         if epoll_ctl(epollFD, EPOLL_CTL_ADD, resolver.wakeFD, &event) != 0 {
-            throw ReachabilityError(.eventLoop, String(cString: strerror(errno)), "Could not watch the resolver.")
+            throw ReachabilityError.eventLoop("Could not watch the resolver")
         }
         for (index, target) in targets.enumerated() { begin(index, target) }
         var events = [epoll_event](repeating: epoll_event(), count: 1024)
@@ -59,7 +59,7 @@ final class CheckLoop {
             startReady()
             let count = epoll_wait(epollFD, &events, Int32(events.count), waitMilliseconds())
             if count < 0 && errno != EINTR {
-                throw ReachabilityError(.eventLoop, String(cString: strerror(errno)), "The check loop failed.")
+                throw ReachabilityError.eventLoop("The check loop failed")
             }
             for i in 0..<max(0, Int(count)) {
                 let data = events[i].data.u64

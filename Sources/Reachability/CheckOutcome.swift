@@ -1,3 +1,5 @@
+import Basics
+
 /// The result of checking one target.
 public struct CheckOutcome: Sendable, Equatable {
     /// The position of the target in the list given to `Checker.check`.

@@ -1,6 +1,9 @@
+import Basics
+import Foundation
+
 /// Every failure of the Reachability module as a whole (a single server being down is a `CheckStatus`, not an
 /// error): what kind it is, the underlying system message, and a sentence for the person.
-public struct ReachabilityError: Error, Sendable, CustomStringConvertible {
+public struct ReachabilityError: UserFacingError, Sendable {
     /// What went wrong.
     public enum Kind: String, Sendable {
         case eventLoop = "event-loop"
@@ -21,6 +24,12 @@ public struct ReachabilityError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The message with its detail.
-    public var description: String { detail.isEmpty ? message : "\(message) (\(detail))" }
+    /// A system call of the check loop failed with the current errno: `what` (no full stop), errno's words, and what
+    /// to try.
+    static func eventLoop(_ what: String) -> ReachabilityError {
+        let reason = String(cString: strerror(errno))
+        return ReachabilityError(.eventLoop, reason, "\(what): \(reason). Check fewer servers at once "
+                                 + "or raise the open-file limit (ulimit -n), and try again.")
+    }
 }
+

@@ -27,7 +27,7 @@ final class Resolver: Sendable {
         self.maxThreads = max(1, maxThreads)
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         if wakeFD < 0 {
-            throw ReachabilityError(.eventLoop, String(cString: strerror(errno)), "Could not create an eventfd.")
+            throw ReachabilityError.eventLoop("Could not create the eventfd that wakes the resolver")
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// The per-target decisions of a check run, without sockets or a clock: which attempts a target still waits for, the

@@ -1,11 +1,12 @@
+import Basics
 import NetParsers
 
 /// What a quick command gave: the command that worked, its raw output, and what the parser read from it.
 public struct QuickCommandOutput: Sendable {
     /// What was asked for.
     public var kind: DataKind
-    /// The server's system the plan was chosen for (nil when the caller gave the plan itself).
-    public var os: RemoteOS?
+    /// The server's system the plan was chosen for (nil when the caller gave the plan itself; never `auto`).
+    public var os: ServerOS?
     /// True when `os` was detected on this connection (the caller may store it), false when it was given.
     public var osWasDetected: Bool
     /// The command whose output this is.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import NetParsers
 import SSH
@@ -7,7 +8,7 @@ import SSH
 /// Used by `essh net` and the terminal interface; no terminal, no database.
 public struct QuickCommandRunner {
     /// The probes, in order: `uname -s` answers on every POSIX shell; `ver` on cmd; `cmd /c ver` on PowerShell.
-    static let probes = [RemoteOS.probeCommand, RemoteOS.windowsProbeCommand, "cmd /c " + RemoteOS.windowsProbeCommand]
+    static let probes = [ServerOS.probeCommand, ServerOS.windowsProbeCommand, "cmd /c " + ServerOS.windowsProbeCommand]
 
     private let shell: any RemoteShell
     private let timeout: Double?
@@ -20,18 +21,18 @@ public struct QuickCommandRunner {
         self.cancel = cancel
     }
 
-    /// Asks the server which system it runs.
-    public func detectOS() throws(RemoteCommandsError) -> RemoteOS {
+    /// Asks the server which system it runs (never `auto`).
+    public func detectOS() throws(RemoteCommandsError) -> ServerOS {
         var answers: [String] = []
         for probe in Self.probes {
             let result = try capture(probe)
             let out = String(decoding: result.stdout, as: UTF8.self)
-            if result.exit.status == 0, let os = RemoteOS.detect(fromProbeOutput: out) { return os }
+            if result.exit.status == 0, let os = ServerOS.detect(fromProbeOutput: out) { return os }
             let said = Self.summary(out.isEmpty ? result.stderr : result.stdout)
             answers.append("\(probe): \(result.exit.status.map { "exit \($0)" } ?? "no exit status")"
                            + (said.isEmpty ? "" : ", “\(said)”"))
             // A shell that runs uname is POSIX: ver will not say more.
-            if probe == RemoteOS.probeCommand && result.exit.status == 0 && !said.isEmpty {
+            if probe == ServerOS.probeCommand && result.exit.status == 0 && !said.isEmpty {
                 throw RemoteCommandsError(.osNotDetected, answers.joined(separator: "; "),
                                           "The server says it runs “\(said)”; eSSH's quick commands know Linux, "
                                           + "FreeBSD, macOS and Windows. Run the commands yourself with essh exec.")
@@ -42,13 +43,12 @@ public struct QuickCommandRunner {
                                   + "named Linux, FreeBSD, macOS or Windows. Run the commands yourself with essh exec.")
     }
 
-    /// Runs the quick command for `kind` on a server running `os` (nil: detect it first).
-    public func run(_ kind: DataKind, os: RemoteOS?) throws(RemoteCommandsError) -> QuickCommandOutput {
-        let system: RemoteOS
-        if let os { system = os } else { system = try detectOS() }
+    /// Runs the quick command for `kind` on a server running `os` (`auto`: detect it first).
+    public func run(_ kind: DataKind, os: ServerOS) throws(RemoteCommandsError) -> QuickCommandOutput {
+        let system = try os == .auto ? detectOS() : os
         var output = try run(kind, plan: QuickCommand.plan(for: system, kind: kind))
         output.os = system
-        output.osWasDetected = os == nil
+        output.osWasDetected = os == .auto
         return output
     }
 

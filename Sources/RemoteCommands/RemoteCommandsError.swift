@@ -1,8 +1,9 @@
+import Basics
 import NetParsers
 import SSH
 
 /// The one error type of RemoteCommands: what failed, the detail behind it, and a sentence for the person.
-public struct RemoteCommandsError: Error, Sendable, CustomStringConvertible {
+public struct RemoteCommandsError: UserFacingError, Sendable {
     /// What kind of failure this is.
     public enum Kind: String, Sendable {
         /// The session failed (disconnect, timeout, cancel): `ssh` holds the SSH module's error.
@@ -35,10 +36,5 @@ public struct RemoteCommandsError: Error, Sendable, CustomStringConvertible {
     /// Wraps a session failure, keeping its sentence.
     init(_ error: SSHError) {
         self.init(.ssh, error.detail, error.message, ssh: error)
-    }
-
-    /// The sentence, with the detail when it adds something.
-    public var description: String {
-        detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))"
     }
 }

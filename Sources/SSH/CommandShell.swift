@@ -5,9 +5,10 @@ import Foundation
 /// (stdout and stderr apart, streamed as they come), exit status and working folder, delimited by the shell's
 /// prompt (`ShellScript`). `SessionShell` is its public face: it opens one, replaces it when it ends, and falls back
 /// to a channel per command when the server has no usable shell.
-// @unchecked: it owns a raw libssh2 channel. Every use of `channel` and of the mutable state below happens with the
-// session's `lock` held (libssh2 allows one thread per session), which the compiler cannot see.
-final class CommandShell: @unchecked Sendable {
+/// A value used only with the session's lock held: every method takes the `SessionHandle`, and the libssh2 channel
+/// stays inside the handle (by id, as a `ShellChannel`'s does), so a shell used after the session closed gets
+/// `disconnected`, never a freed channel.
+struct CommandShell {
     /// What opening found.
     enum Opened {
         case ready(CommandShell)
@@ -25,8 +26,8 @@ final class CommandShell: @unchecked Sendable {
         case endedBefore(CommandExit)
     }
 
-    let session: SSHSession
-    private let channel: OpaquePointer
+    /// The shell's channel, kept in the session's handle (`SessionHandle.shell`).
+    private let id: Int
     /// The shell's process ID, which is also its process group's (the interrupt signals the group).
     let pid: Int
     /// The working folder after the last command.
@@ -37,51 +38,39 @@ final class CommandShell: @unchecked Sendable {
     /// Output that came after the last prompt (a background job's), passed on with the next command's.
     private var late: (stdout: [UInt8], stderr: [UInt8]) = ([], [])
 
-    private init(session: SSHSession, channel: OpaquePointer, pid: Int, directory: String) {
-        self.session = session
-        self.channel = channel
+    private init(id: Int, pid: Int, directory: String) {
+        self.id = id
         self.pid = pid
         self.directory = directory
     }
 
-    deinit {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        if isOpen, (try? session.ensureOpen()) != nil {
-            session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
-        }
-    }
-
-    private func io(timeout: Double, cancel: Cancellation? = nil) -> SessionIO {
-        SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: timeout)
-    }
-
     /// Seconds a single network wait may take while a command runs (as `run` does for a channel per command).
-    private var networkTimeout: Double { Double(max(session.keepaliveInterval, 1) * 4) }
+    private static func networkTimeout(_ handle: SessionHandle) -> Double {
+        Double(max(handle.keepaliveInterval, 1) * 4)
+    }
 
     // MARK: - Opening
 
     /// Starts the shell on a new channel and checks that it answers as a POSIX shell within `timeout` seconds.
     /// Throws only when the connection failed or `cancel` fired; a server without a usable shell is `.unusable`.
-    static func open(on session: SSHSession, timeout: Double, cancel: Cancellation?) throws(SSHError) -> Opened {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        try session.ensureOpen()
-        session.reapClosedChannels()
-        let io = SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: timeout)
+    static func open(in handle: inout SessionHandle, timeout: Double,
+                     cancel: Cancellation?) throws(SSHError) -> Opened {
+        try handle.ensureOpen()
+        handle.reapClosedChannels()
+        let io = handle.io(cancel: cancel, timeout: timeout)
         let channel: OpaquePointer
         do throws(SSHError) {
-            channel = try session.openChannel(io: io)
+            channel = try handle.openChannel(io: io)
         } catch {
-            if error.kind == .disconnected || error.kind == .cancelled || session.isBroken { throw error }
+            if error.kind == .disconnected || error.kind == .cancelled || handle.isBroken { throw error }
             return .unusable("the server did not open a channel for it: \(error.message)")
         }
         var ready = false
         var started = false
         var retired = false
         defer {
-            if !ready && started && !retired { _ = retire(channel, session: session) }
-            if !ready && !started { session.releaseChannel(channel, io: io, graceful: false) }
+            if !ready && started && !retired { _ = retire(channel, handle: &handle) }
+            if !ready && !started { handle.releaseChannel(channel, io: io, graceful: false) }
         }
         let bootstrap = ShellScript.bootstrap
         let rc: Int32
@@ -90,7 +79,7 @@ final class CommandShell: @unchecked Sendable {
                 libssh2_channel_process_startup(channel, "exec", 4, bootstrap, UInt32(bootstrap.utf8.count))
             }
         } catch {
-            if error.kind == .disconnected || error.kind == .cancelled || session.isBroken { throw error }
+            if error.kind == .disconnected || error.kind == .cancelled || handle.isBroken { throw error }
             return .unusable("the server did not start it: \(error.message)")
         }
         if rc < 0 { return .unusable("the server refused to start it (\(io.lastErrorMessage))") }
@@ -98,12 +87,13 @@ final class CommandShell: @unchecked Sendable {
 
         let nonce = ShellScript.nonce()
         var scanner = ReplyScanner(nonce: nonce)
-        guard try write(ShellScript.probe(nonce: nonce), channel: channel, session: session, io: io) else {
+        guard try write(ShellScript.probe(nonce: nonce), channel: channel, handle: &handle, io: io) else {
             return .unusable("it ended at once")
         }
         // What the server said before the prompt (a forced command's text, rbash's "restricted"), for the reason.
         var said: [UInt8] = []
-        let end = try pump(session, channel, &scanner, io: io, deadline: Date().addingTimeInterval(timeout)) { _, b in
+        let end = try pump(channel, &scanner, handle: &handle, io: io,
+                           deadline: Date().addingTimeInterval(timeout)) { _, b in
             if said.count < 512 { said += b.prefix(512 - said.count) }
         }
         switch end {
@@ -114,19 +104,18 @@ final class CommandShell: @unchecked Sendable {
             // Interrupts, quick commands and F8 need a channel beside the shell's: a server allowing one session
             // channel at a time (sshd's MaxSessions 1) gets a channel per command instead.
             do throws(SSHError) {
-                let second = try session.openChannel(io: io)
-                session.releaseChannel(second, io: io, graceful: false)
+                let second = try handle.openChannel(io: io)
+                handle.releaseChannel(second, io: io, graceful: false)
             } catch {
-                if error.kind == .disconnected || error.kind == .cancelled || session.isBroken { throw error }
+                if error.kind == .disconnected || error.kind == .cancelled || handle.isBroken { throw error }
                 return .unusable("the server opens no second channel beside it (MaxSessions 1?), which stopping a "
                                  + "command and the quick commands need")
             }
             ready = true
-            let shell = CommandShell(session: session, channel: channel, pid: pid, directory: reply.directory ?? "")
-            return .ready(shell)
+            return .ready(CommandShell(id: handle.holdShell(channel), pid: pid, directory: reply.directory ?? ""))
         case .ended:
             retired = true
-            let exit = retire(channel, session: session)
+            let exit = retire(channel, handle: &handle)
             return .unusable("it ended at once (\(exit.phrase))" + quoted(said))
         case .cancelled:
             throw SSHError(.cancelled, "", "Cancelled while starting the shell.")
@@ -137,18 +126,19 @@ final class CommandShell: @unchecked Sendable {
     }
 
     /// Ends a shell (or what a probe started that is not a usable one) and returns how it ended: end-of-file on its
-    /// input (a shell or `cat` ends at it), then the close, waited for at most 2 s — the close carries the exit status, and a
-    /// server counting its channels (MaxSessions) has freed this one before the session's next command asks for one.
-    private static func retire(_ channel: OpaquePointer, session: SSHSession) -> CommandExit {
-        if !session.isBroken {
-            let waiter = SessionIO(raw: session.raw, fd: session.fd, cancel: nil, timeout: 2)
+    /// input (a shell or `cat` ends at it), then the close, waited for at most 2 s — the close carries the exit
+    /// status, and a server counting its channels (MaxSessions) has freed this one before the session's next command
+    /// asks for one. `channel` must no longer be in the handle's shells.
+    private static func retire(_ channel: OpaquePointer, handle: inout SessionHandle) -> CommandExit {
+        if !handle.isBroken {
+            let waiter = handle.io(timeout: 2)
             _ = try? waiter.call("ending the shell", allowNegative: true) { libssh2_channel_send_eof(channel) }
             _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
             _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
         }
-        let exit = session.exitOf(channel)
-        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !session.isBroken {
-            session.context.closing.append(channel)
+        let exit = handle.exitOf(channel)
+        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !handle.isBroken {
+            handle.closing.append(channel)
         }
         return exit
     }
@@ -169,35 +159,35 @@ final class CommandShell: @unchecked Sendable {
     /// `stop` says (INT and TERM to the shell's process group, KILL to the processes it started), the shell
     /// surviving; if the command still has not ended when the escalation is over, the shell and everything it started
     /// are killed and `isOpen` becomes false. Either way the error (`cancelled` or `commandTimedOut`) is thrown after.
-    func run(_ text: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
-             output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> Ending {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        try session.ensureOpen()
+    mutating func run(_ text: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+                      handle: inout SessionHandle,
+                      output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> Ending {
+        try handle.ensureOpen()
         guard !text.utf8.contains(0) else {
             throw SSHError(.io, "NUL in the command", "A command cannot contain a NUL character.")
         }
         guard isOpen else { return .endedBefore(CommandExit(status: nil, signal: nil)) }
-        session.reapClosedChannels()
-        let writer = io(timeout: networkTimeout)
+        let channel = try handle.shell(id)
+        handle.reapClosedChannels()
+        let writer = handle.io(timeout: Self.networkTimeout(handle))
         // Anything the shell wrote while idle comes first; then whether it is still there.
-        let ended = try drainIdle(io: writer)
+        let ended = try drainIdle(channel, handle: &handle, io: writer)
         let pending = late
         late = ([], [])
         if !pending.stdout.isEmpty { pending.stdout.withUnsafeBytes { output(.stdout, $0) } }
         if !pending.stderr.isEmpty { pending.stderr.withUnsafeBytes { output(.stderr, $0) } }
-        if ended { return .endedBefore(finishEnded()) }
+        if ended { return .endedBefore(finishEnded(&handle)) }
 
         let nonce = ShellScript.nonce()
         var scanner = ReplyScanner(nonce: nonce)
         let line = ShellScript.command(text, nonce: nonce, previousStatus: lastStatus)
         // Without the cancel: a line half-sent would leave the shell waiting for its end.
-        guard try Self.write(line, channel: channel, session: session, io: writer) else {
-            return .endedBefore(finishEnded())
+        guard try Self.write(line, channel: channel, handle: &handle, io: writer) else {
+            return .endedBefore(finishEnded(&handle))
         }
         let deadline = timeout.map { Date().addingTimeInterval($0) }
-        let end = try Self.pump(session, channel, &scanner, io: io(timeout: networkTimeout, cancel: cancel),
-                                deadline: deadline, output: output)
+        let reader = handle.io(cancel: cancel, timeout: Self.networkTimeout(handle))
+        let end = try Self.pump(channel, &scanner, handle: &handle, io: reader, deadline: deadline, output: output)
         switch end {
         case .replied:
             let reply = scanner.reply
@@ -207,9 +197,9 @@ final class CommandShell: @unchecked Sendable {
             return .finished(CommandExit(status: reply?.status, signal: nil))
         case .ended:
             scanner.flush(emit: output)
-            return .shellEnded(finishEnded())
+            return .shellEnded(finishEnded(&handle))
         case .cancelled, .timedOut:
-            let report = interrupt(&scanner, stop)
+            let report = interrupt(&scanner, stop, channel: channel, handle: &handle)
             if end == .cancelled {
                 throw SSHError(.cancelled, report.description, "The command was cancelled.")
             }
@@ -219,31 +209,32 @@ final class CommandShell: @unchecked Sendable {
         }
     }
 
-    /// Ends the shell: end-of-file on its input (an interactive shell exits at it) and the channel closed.
-    func close() {
-        session.lock.lock()
-        defer { session.lock.unlock() }
+    /// Ends the shell: end-of-file on its input (an interactive shell exits at it) and the channel closed. Nothing
+    /// to do once the session closed (libssh2 freed the channel with it).
+    mutating func close(handle: inout SessionHandle) {
         guard isOpen else { return }
         isOpen = false
-        guard (try? session.ensureOpen()) != nil else { return }
-        if !session.isBroken { _ = libssh2_channel_send_eof(channel) }
-        session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
+        guard let channel = handle.takeShell(id) else { return }
+        if !handle.isBroken { _ = libssh2_channel_send_eof(channel) }
+        handle.releaseChannel(channel, io: handle.io(timeout: 1), graceful: false)
     }
 
     /// Reads what the idle shell wrote since the last prompt (kept for the next command); true when it has ended.
-    private func drainIdle(io: SessionIO) throws(SSHError) -> Bool {
+    private mutating func drainIdle(_ channel: OpaquePointer, handle: inout SessionHandle,
+                                    io: SessionIO) throws(SSHError) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 32 * 1024)
-        for (id, isStdout) in [(Int32(0), true), (Int32(SSH_EXTENDED_DATA_STDERR), false)] {
+        for (stream, isStdout) in [(Int32(0), true), (Int32(SSH_EXTENDED_DATA_STDERR), false)] {
             while true {
                 let n = buffer.withUnsafeMutableBytes {
-                    libssh2_channel_read_ex(channel, id, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+                    libssh2_channel_read_ex(channel, stream, $0.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                            $0.count)
                 }
                 if n > 0 {
                     if isStdout { late.stdout += buffer[0..<n] } else { late.stderr += buffer[0..<n] }
                     continue
                 }
                 if n == 0 || n == Int(LIBSSH2_ERROR_EAGAIN) { break }
-                throw Self.readFailure(session, io: io, Int32(n))
+                throw Self.readFailure(&handle, io: io, Int32(n))
             }
         }
         return libssh2_channel_eof(channel) != 0
@@ -251,9 +242,18 @@ final class CommandShell: @unchecked Sendable {
 
     /// The shell ended: waits (at most 2 s) for the server's close, which carries its exit status, and frees the
     /// channel.
-    private func finishEnded() -> CommandExit {
+    private mutating func finishEnded(_ handle: inout SessionHandle) -> CommandExit {
         isOpen = false
-        return Self.retire(channel, session: session)
+        guard let channel = handle.takeShell(id) else { return CommandExit(status: nil, signal: nil) }
+        return Self.retire(channel, handle: &handle)
+    }
+
+    /// The shell is given up without a goodbye (the connection failed, or it was killed): its channel is closed
+    /// without waiting.
+    private mutating func drop(_ handle: inout SessionHandle) {
+        isOpen = false
+        guard let channel = handle.takeShell(id) else { return }
+        handle.releaseChannel(channel, io: handle.io(timeout: 1), graceful: false)
     }
 
     // MARK: - Interrupting
@@ -263,23 +263,24 @@ final class CommandShell: @unchecked Sendable {
     /// root logins), then KILL to every process of the group but the shell. After each signal a line asking for a
     /// fresh prompt goes to the shell; the command has ended when that prompt comes. When time is up, the shell and
     /// its group are killed and the channel closed. Output meanwhile is dropped. Never throws.
-    private func interrupt(_ original: inout ReplyScanner, _ escalation: StopEscalation) -> StopReport {
+    private mutating func interrupt(_ original: inout ReplyScanner, _ escalation: StopEscalation,
+                                    channel: OpaquePointer, handle: inout SessionHandle) -> StopReport {
         var progress = StopProgress(escalation)
-        guard !session.isBroken else {
-            isOpen = false
+        guard !handle.isBroken else {
+            drop(&handle)
             return StopReport(outcome: .notSignalled, sent: [])
         }
         let started = Date()
         let limit = started.addingTimeInterval(escalation.limit)
-        let waiter = io(timeout: max(escalation.limit, 0.1))
+        let waiter = handle.io(timeout: max(escalation.limit, 0.1))
         var resyncs: [ReplyScanner] = []
         while true {
-            switch discard(into: &original, &resyncs) {
+            switch Self.discard(channel, into: &original, &resyncs, handle: &handle) {
             case .failed:
-                isOpen = false
+                drop(&handle)
                 return StopReport(outcome: .connectionFailed, sent: progress.sent)
             case .ended:
-                _ = finishEnded()
+                _ = finishEnded(&handle)
                 return StopReport(outcome: .ended, sent: progress.sent)
             case .open:
                 break
@@ -293,7 +294,7 @@ final class CommandShell: @unchecked Sendable {
                 late = last.takeLate()
                 return StopReport(outcome: .ended, sent: progress.sent)
             case .giveUp:
-                abandon()
+                abandon(&handle)
                 return StopReport(outcome: .stillRunning, sent: progress.sent)
             case .send(let signal):
                 let script = signal == "KILL" ? ShellScript.signalChildren(signal, pid: pid)
@@ -301,9 +302,10 @@ final class CommandShell: @unchecked Sendable {
                 let left = limit.timeIntervalSinceNow
                 if left > 0 {
                     do throws(SSHError) {
-                        _ = try session.runHoldingLock(script, timeout: left, stop: .closeOnly) { _, _ in }
-                    } catch where error.kind == .disconnected || session.isBroken {
-                        isOpen = false
+                        _ = try handle.run(script, input: .none, timeout: left, cancel: nil,
+                                           stop: .closeOnly) { _, _ in }
+                    } catch where error.kind == .disconnected || handle.isBroken {
+                        drop(&handle)
                         return StopReport(outcome: .connectionFailed, sent: progress.sent)
                     } catch {
                         // Not sent in time: the schedule goes on.
@@ -312,18 +314,18 @@ final class CommandShell: @unchecked Sendable {
                 let nonce = ShellScript.nonce()
                 resyncs.append(ReplyScanner(nonce: nonce))
                 do throws(SSHError) {
-                    if try !Self.write(ShellScript.resync(nonce: nonce), channel: channel, session: session,
+                    if try !Self.write(ShellScript.resync(nonce: nonce), channel: channel, handle: &handle,
                                        io: waiter) {
-                        _ = finishEnded()
+                        _ = finishEnded(&handle)
                         return StopReport(outcome: .ended, sent: progress.sent)
                     }
                 } catch {
-                    isOpen = false
-                    session.markBroken()
+                    handle.markBroken()
+                    drop(&handle)
                     return StopReport(outcome: .connectionFailed, sent: progress.sent)
                 }
             case .wait(let until):
-                if SSHSession.hasQueuedData(channel) { continue }
+                if SessionHandle.hasQueuedData(channel) { continue }
                 _ = waiter.wait(until: started.addingTimeInterval(until), forceRead: true)
             }
         }
@@ -332,7 +334,8 @@ final class CommandShell: @unchecked Sendable {
     private enum Discarded { case open, ended, failed }
 
     /// Reads what is queued on both streams (bounded per pass), feeding every scanner and dropping the output.
-    private func discard(into original: inout ReplyScanner, _ resyncs: inout [ReplyScanner]) -> Discarded {
+    private static func discard(_ channel: OpaquePointer, into original: inout ReplyScanner,
+                                _ resyncs: inout [ReplyScanner], handle: inout SessionHandle) -> Discarded {
         var buffer = [UInt8](repeating: 0, count: 32 * 1024)
         var progressed = false
         for (id, stream) in [(Int32(0), OutputStream.stdout), (Int32(SSH_EXTENDED_DATA_STDERR), .stderr)] {
@@ -350,7 +353,7 @@ final class CommandShell: @unchecked Sendable {
                     continue
                 }
                 if n == 0 || n == Int(LIBSSH2_ERROR_EAGAIN) { break }
-                session.markBroken()
+                handle.markBroken()
                 return .failed
             }
         }
@@ -359,11 +362,12 @@ final class CommandShell: @unchecked Sendable {
 
     /// The command outlived the escalation: KILL to the shell's whole group (so nothing it started runs on), then the
     /// channel is closed. The next command gets a fresh shell.
-    private func abandon() {
-        isOpen = false
-        guard !session.isBroken else { return }
-        _ = try? session.runHoldingLock(ShellScript.signalGroup("KILL", pid: pid), timeout: 2, stop: .closeOnly) { _, _ in }
-        session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
+    private mutating func abandon(_ handle: inout SessionHandle) {
+        if !handle.isBroken {
+            _ = try? handle.run(ShellScript.signalGroup("KILL", pid: pid), input: .none, timeout: 2, cancel: nil,
+                                stop: .closeOnly) { _, _ in }
+        }
+        drop(&handle)
     }
 
     // MARK: - Channel I/O
@@ -373,13 +377,13 @@ final class CommandShell: @unchecked Sendable {
     /// Reads both streams into `scanner`, passing the command's output on, until the prompt is complete, the shell's
     /// output ends, `deadline` passes or `io.cancel` fires. Both streams are drained together, so a command writing
     /// megabytes to both never stalls; keepalives go out while waiting.
-    private static func pump(_ session: SSHSession, _ channel: OpaquePointer, _ scanner: inout ReplyScanner,
+    private static func pump(_ channel: OpaquePointer, _ scanner: inout ReplyScanner, handle: inout SessionHandle,
                              io: SessionIO, deadline: Date?,
                              output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> PumpEnd {
         let size = 256 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
-        let interval = session.keepaliveInterval
+        let interval = handle.keepaliveInterval
         var nextKeepalive = Date().addingTimeInterval(Double(interval))
         while true {
             var progressed = false
@@ -395,19 +399,19 @@ final class CommandShell: @unchecked Sendable {
                         continue
                     }
                     if n == 0 || n == Int(LIBSSH2_ERROR_EAGAIN) { break }
-                    throw readFailure(session, io: io, Int32(n))
+                    throw readFailure(&handle, io: io, Int32(n))
                 }
             }
             if libssh2_channel_eof(channel) != 0 {
                 if !progressed { return .ended }
                 continue
             }
-            if progressed || SSHSession.hasQueuedData(channel) { continue }
+            if progressed || SessionHandle.hasQueuedData(channel) { continue }
             if interval > 0 && Date() >= nextKeepalive {
                 var next: Int32 = 0
-                let rc = libssh2_keepalive_send(session.raw, &next)
+                let rc = libssh2_keepalive_send(handle.raw, &next)
                 if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
-                    session.markBroken()
+                    handle.markBroken()
                     throw io.error("sending a keepalive", rc)
                 }
                 nextKeepalive = Date().addingTimeInterval(Double(max(next, 1)))
@@ -426,7 +430,7 @@ final class CommandShell: @unchecked Sendable {
     }
 
     /// Writes all of `text` to the shell's input. False when the shell's channel is closed (the shell is gone).
-    private static func write(_ text: String, channel: OpaquePointer, session: SSHSession,
+    private static func write(_ text: String, channel: OpaquePointer, handle: inout SessionHandle,
                               io: SessionIO) throws(SSHError) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -440,17 +444,17 @@ final class CommandShell: @unchecked Sendable {
             } else if n == Int(LIBSSH2_ERROR_CHANNEL_CLOSED) || n == Int(LIBSSH2_ERROR_CHANNEL_EOF_SENT) {
                 return false
             } else {
-                throw readFailure(session, io: io, Int32(n), "sending a command to the shell")
+                throw readFailure(&handle, io: io, Int32(n), "sending a command to the shell")
             }
         }
         return true
     }
 
     /// A failed read or write: the connection is gone unless libssh2 says otherwise.
-    private static func readFailure(_ session: SSHSession, io: SessionIO, _ rc: Int32,
+    private static func readFailure(_ handle: inout SessionHandle, io: SessionIO, _ rc: Int32,
                                     _ what: String = "reading the shell's output") -> SSHError {
         let error = io.error(what, rc)
-        if error.kind == .disconnected { session.markBroken() }
+        if error.kind == .disconnected { handle.markBroken() }
         return error
     }
 }

@@ -132,7 +132,10 @@ public struct KnownHosts: Sendable {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw SSHError(.knownHostsFile, "\(error)", "Cannot create \(dir) to save the host key.")
+                let failure = FileSystemError(error, path: dir, action: "create the folder")
+                    ?? FileSystemError(path: dir, errno: 0, action: "create the folder")
+                throw SSHError(.knownHostsFile, failure.detail, failure.message
+                                   + " The host key was not saved; nothing was sent to the server.")
             }
         }
         // O_NONBLOCK: a FIFO put in its place must not hold the connection; it is refused just below.

@@ -1,6 +1,8 @@
+import Basics
+
 /// Every failure of the SSH module: what kind it is, the underlying (libssh2 or system) message, and a sentence a
 /// person understands that says what to do.
-public struct SSHError: Error, Sendable, CustomStringConvertible {
+public struct SSHError: UserFacingError, Sendable {
     /// What went wrong, for callers that act on it (the CLI's exit code, the TUI's form).
     public enum Kind: String, Sendable {
         case nameNotFound = "name-not-found"
@@ -35,6 +37,4 @@ public struct SSHError: Error, Sendable, CustomStringConvertible {
         self.detail = detail
         self.message = message
     }
-
-    public var description: String { detail.isEmpty || message.contains(detail) ? message : "\(message) (\(detail))" }
 }

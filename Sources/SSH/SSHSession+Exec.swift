@@ -9,11 +9,6 @@ public enum OutputStream: Sendable, Equatable {
 }
 
 extension SSHSession {
-    /// Window and packet sizes for new channels. 2 MiB (libssh2's default) measured steadier than larger windows:
-    /// with 16 MiB a 200 MB `cat` stalled for seconds in about a third of the runs (bench/results/exec-*.md).
-    static let channelWindow: UInt32 = 2 * 1024 * 1024
-    static let channelPacket: UInt32 = 32768
-
     /// Runs `command` on a new channel, streaming stdout and stderr to `output` as raw bytes as they arrive, and
     /// returns how it ended. `timeout` (seconds, nil for none) bounds the whole command; `cancel` stops it at once.
     /// Both streams are drained together, so a command writing megabytes to both never stalls.
@@ -24,15 +19,39 @@ extension SSHSession {
     public func run(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
                     cancel: Cancellation? = nil, stop: StopEscalation = .standard,
                     output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
-        lock.lock()
-        defer { lock.unlock() }
-        return try runHoldingLock(command, input: input, timeout: timeout, cancel: cancel, stop: stop, output: output)
+        try state.withLock { (session: inout SessionHandle) throws(SSHError) -> CommandExit in
+            try session.run(command, input: input, timeout: timeout, cancel: cancel, stop: stop, output: output)
+        }
     }
 
-    /// `run` for a caller that holds `lock` already (the persistent shell signalling its commands).
-    func runHoldingLock(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
-                        cancel: Cancellation? = nil, stop: StopEscalation = .standard,
-                        output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
+    /// Convenience for short commands: collects both streams in memory.
+    public func capture(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
+                        cancel: Cancellation? = nil) throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8],
+                                                                        exit: CommandExit) {
+        var out: [UInt8] = [], err: [UInt8] = []
+        let exit = try run(command, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
+            if stream == .stdout { out.append(contentsOf: bytes) } else { err.append(contentsOf: bytes) }
+        }
+        return (out, err, exit)
+    }
+
+    /// Sends a keepalive if one is due (call it from an idle loop; `run` does it by itself while waiting).
+    public func keepalive() throws(SSHError) {
+        try state.withLock { (session: inout SessionHandle) throws(SSHError) in try session.keepalive() }
+    }
+}
+
+/// Commands on the libssh2 session, with the session's lock held (`SSHSession` calls them inside `state.withLock`).
+extension SessionHandle {
+    /// Window and packet sizes for new channels. 2 MiB (libssh2's default) measured steadier than larger windows:
+    /// with 16 MiB a 200 MB `cat` stalled for seconds in about a third of the runs (bench/results/exec-*.md).
+    static let channelWindow: UInt32 = 2 * 1024 * 1024
+    static let channelPacket: UInt32 = 32768
+
+    /// `SSHSession.run`.
+    mutating func run(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?,
+                      stop: StopEscalation,
+                      output: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit {
         try ensureOpen()
         reapClosedChannels()
         let deadline = timeout.map { Date().addingTimeInterval($0) }
@@ -74,21 +93,8 @@ extension SSHSession {
         }
     }
 
-    /// Convenience for short commands: collects both streams in memory.
-    public func capture(_ command: String, input: CommandInput = .none, timeout: Double? = nil,
-                        cancel: Cancellation? = nil) throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8],
-                                                                        exit: CommandExit) {
-        var out: [UInt8] = [], err: [UInt8] = []
-        let exit = try run(command, input: input, timeout: timeout, cancel: cancel) { stream, bytes in
-            if stream == .stdout { out.append(contentsOf: bytes) } else { err.append(contentsOf: bytes) }
-        }
-        return (out, err, exit)
-    }
-
-    /// Sends a keepalive if one is due (call it from an idle loop; `run` does it by itself while waiting).
-    public func keepalive() throws(SSHError) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// `SSHSession.keepalive`.
+    mutating func keepalive() throws(SSHError) {
         try ensureOpen()
         var next: Int32 = 0
         let rc = libssh2_keepalive_send(raw, &next)
@@ -100,7 +106,7 @@ extension SSHSession {
 
     // MARK: - Channel life
 
-    func openChannel(io: SessionIO) throws(SSHError) -> OpaquePointer {
+    mutating func openChannel(io: SessionIO) throws(SSHError) -> OpaquePointer {
         while true {
             if let channel = libssh2_channel_open_ex(raw, "session", 7, Self.channelWindow, Self.channelPacket, nil, 0) {
                 return channel
@@ -118,7 +124,7 @@ extension SSHSession {
 
     /// Closes and frees a channel without letting a dead or slow server hold the caller for long. After a cancel
     /// or timeout the close is sent but the server's answer is not awaited (its late packets are dropped).
-    func releaseChannel(_ channel: OpaquePointer, io: SessionIO, graceful: Bool) {
+    mutating func releaseChannel(_ channel: OpaquePointer, io: SessionIO, graceful: Bool) {
         if !isBroken {
             if graceful {
                 let bounded = SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 5)
@@ -129,17 +135,13 @@ extension SSHSession {
         }
         // libssh2 frees a channel only after the server's CLOSE, which sshd sends when the remote process ends:
         // park it and free it later instead of waiting here.
-        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !isBroken { context.closing.append(channel) }
+        if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN && !isBroken { closing.append(channel) }
     }
 
     /// Frees parked channels whose server side has closed by now.
-    func reapClosedChannels() {
-        context.closing.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
+    mutating func reapClosedChannels() {
+        closing.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
     }
-
-    var isBroken: Bool { context.broken }
-
-    func markBroken() { context.broken = true }
 
     // MARK: - The I/O loop
 

@@ -1,12 +1,12 @@
 import CLibSSH2
 import Foundation
 
-extension SSHSession {
+extension SessionHandle {
     /// Stops the command running on `channel` that eSSH gave up on, following `escalation` (INT, TERM, KILL with
     /// short waits between), before the caller closes the channel. Output arriving meanwhile is read and dropped.
     /// Never throws and never takes longer than `escalation.limit` (plus one pass of reading): a dead server costs
-    /// that much at most. Call it with `lock` held, like every use of the session.
-    func stopRemoteCommand(_ channel: OpaquePointer, _ escalation: StopEscalation) -> StopReport {
+    /// that much at most.
+    mutating func stopRemoteCommand(_ channel: OpaquePointer, _ escalation: StopEscalation) -> StopReport {
         var progress = StopProgress(escalation)
         guard !isBroken else { return StopReport(outcome: .notSignalled, sent: []) }
         // The caller's cancel has fired already (that is why we are here): this io waits on the socket alone.
@@ -39,7 +39,8 @@ extension SSHSession {
     /// Sends one signal request, retrying while the socket is full until `deadline`. A request libssh2 could not
     /// finish sending stays half-written inside it and would block every later packet: the session is marked broken
     /// then, so the next command fails at once instead of hanging.
-    private func sendSignal(_ name: String, channel: OpaquePointer, io: SessionIO, until deadline: Date) -> Bool {
+    private mutating func sendSignal(_ name: String, channel: OpaquePointer, io: SessionIO,
+                                     until deadline: Date) -> Bool {
         while true {
             let rc = libssh2_channel_signal_ex(channel, name, name.utf8.count)
             if rc == 0 { return true }
@@ -52,7 +53,7 @@ extension SSHSession {
     /// Reads what is queued on both streams and drops it (the caller gave up on the output), so a command blocked on
     /// a full window can take its signal and the server's exit-signal and close get through. Bounded per pass: a
     /// command that writes without pause must not keep the stop from its next step. False when reading failed.
-    private func discardOutput(_ channel: OpaquePointer, buffer: UnsafeMutableRawPointer, size: Int) -> Bool {
+    private mutating func discardOutput(_ channel: OpaquePointer, buffer: UnsafeMutableRawPointer, size: Int) -> Bool {
         for streamID in [Int32(0), Int32(SSH_EXTENDED_DATA_STDERR)] {
             for _ in 0..<64 {
                 let n = libssh2_channel_read_ex(channel, streamID, buffer.assumingMemoryBound(to: CChar.self), size)

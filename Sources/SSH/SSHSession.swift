@@ -1,18 +1,18 @@
 import CLibSSH2
 import Foundation
+import Synchronization
 
 /// One authenticated SSH connection. It owns the libssh2 session and its socket, frees both in `deinit`, and is
-/// safe to share between threads: libssh2 allows one thread at a time per session, so every call takes `lock`.
-/// Commands run on channels of this one session, so a TUI keeps one session per server for many commands.
-// @unchecked: the libssh2 session handle is a raw pointer the compiler cannot check, and libssh2 allows one thread at
-// a time per session. Every use of `raw`, `fd`, `context` and `isClosed` happens with `lock` held (SSHSession+Exec,
-// ShellChannel); the other stored properties are immutable values. The lock guards a C resource rather than Swift
-// state, so a Mutex would not let the compiler check anything more here: it stays an NSLock.
-public final class SSHSession: @unchecked Sendable {
-    let raw: OpaquePointer
+/// safe to share between threads: libssh2 allows one thread at a time per session, so the session lives in a
+/// `SessionHandle` inside `state`, a `Mutex`, and every libssh2 call on it runs inside `state.withLock`. Any thread
+/// may hold the lock (libssh2 asks for one at a time, not always the same one). Commands run on channels of this one
+/// session, so a TUI keeps one session per server for many commands.
+public final class SSHSession: Sendable {
+    /// The libssh2 session, reachable only with the lock held.
+    let state: Mutex<SessionHandle>
+    /// The socket, for polling beside other descriptors without the lock (`ShellChannel.wait`); libssh2 calls on it
+    /// go through `state`.
     let fd: Int32
-    let lock = NSLock()
-    let context: SessionContext
     /// The host, port and user this session is logged in as.
     public let host: String
     public let port: Int
@@ -32,7 +32,6 @@ public final class SSHSession: @unchecked Sendable {
     /// The method that logged in as text (`publickey (/root/.ssh/id_ed25519)`, `password`, …), for logs.
     public var authenticatedWith: String { loginMethod.description }
     let keepaliveInterval: Int
-    private var isClosed = false
 
     /// Connects, verifies the host key, then authenticates — or throws an `SSHError` saying what failed.
     public static func connect(_ options: ConnectOptions, prompter: Prompter = NonInteractivePrompter(),
@@ -72,9 +71,15 @@ public final class SSHSession: @unchecked Sendable {
             if options.keepaliveInterval > 0 {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
             }
-            return SSHSession(raw: raw, fd: fd, context: context, options: options, address: address,
-                              banner: banner, hostKey: key, negotiated: negotiated, loginMethod: method,
-                              loginBanner: Authenticator.banner(raw))
+            let loginBanner = Authenticator.banner(raw)
+            // The libssh2 session moves into the new session's lock here. Region checking counts it as shared with
+            // the prompter and the cancel pipe, because the Authenticator held them side by side, but only this
+            // thread has used it, nothing but the handle keeps it, and the context's prompt closure is gone.
+            nonisolated(unsafe) let handle = SessionHandle(raw: raw, fd: fd, host: options.host,
+                                                           keepaliveInterval: options.keepaliveInterval,
+                                                           context: context)
+            return SSHSession(handle: handle, options: options, address: address, banner: banner, hostKey: key,
+                              negotiated: negotiated, loginMethod: method, loginBanner: loginBanner)
         } catch {
             libssh2_session_free(raw)
             close(fd)
@@ -82,12 +87,10 @@ public final class SSHSession: @unchecked Sendable {
         }
     }
 
-    private init(raw: OpaquePointer, fd: Int32, context: SessionContext, options: ConnectOptions, address: String,
-                 banner: String, hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod,
-                 loginBanner: String?) {
-        self.raw = raw
-        self.fd = fd
-        self.context = context
+    private init(handle: sending SessionHandle, options: ConnectOptions, address: String, banner: String,
+                 hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod, loginBanner: String?) {
+        self.fd = handle.fd
+        self.state = Mutex(handle)
         self.host = options.host
         self.port = options.port
         self.user = options.user
@@ -100,35 +103,16 @@ public final class SSHSession: @unchecked Sendable {
         self.keepaliveInterval = options.keepaliveInterval
     }
 
-    deinit { shutdown() }
+    deinit { state.withLock { $0.shutdown() } }
 
     /// Says goodbye to the server and closes the socket. Later calls fail with `disconnected`.
     public func disconnect() {
-        lock.lock()
-        defer { lock.unlock() }
-        shutdown()
+        state.withLock { $0.shutdown() }
     }
 
-    private func shutdown() {
-        guard !isClosed else { return }
-        isClosed = true
-        // Bounded: a dead peer must not hold up the goodbye.
-        libssh2_session_set_blocking(raw, 1)
-        libssh2_session_set_timeout(raw, 1000)
-        _ = libssh2_session_disconnect_ex(raw, 11 /* SSH_DISCONNECT_BY_APPLICATION */, "bye", "")
-        libssh2_session_free(raw)
-        close(fd)
-    }
-
-    /// Whether `disconnect()` ran or the connection broke.
+    /// False once `disconnect()` ran.
     public var isConnected: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !isClosed
-    }
-
-    func ensureOpen() throws(SSHError) {
-        if isClosed { throw SSHError(.disconnected, "", "The connection to \(host) is closed.") }
+        state.withLock { !$0.isClosed }
     }
 
     // MARK: - Connection set-up
@@ -193,16 +177,4 @@ public final class SSHSession: @unchecked Sendable {
             }
         }
     }
-}
-
-/// Per-session state the C callbacks reach through libssh2's `abstract` pointer.
-// @unchecked: reached from libssh2's C callbacks through a raw pointer, so its fields are plain vars. It is only ever
-// touched by the thread holding its session's `lock` (during connect, before the session exists, by the one thread
-// connecting), which is the serialisation the compiler cannot see.
-final class SessionContext: @unchecked Sendable {
-    var keyboardInteractive: ((String, String, [(text: String, echo: Bool)]) -> [String]?)?
-    /// Set once the connection broke: no more goodbyes or channel closes are attempted.
-    var broken = false
-    /// Channels closed on our side whose server side is still open (a cancelled command still running).
-    var closing: [OpaquePointer] = []
 }

@@ -26,7 +26,8 @@ public struct ShellNotice: Sendable, Equatable {
 /// server that has no usable shell (a refused channel, a forced command, a restricted or non-POSIX shell, a network
 /// device) gets one channel per command, as `SSHSession.run`. When the shell ends (`exit`, or a command that would
 /// not stop), a fresh one takes its place and a `ShellNotice` says that its state was lost.
-/// Commands run one at a time, like everything on a session.
+/// Commands run one at a time, like everything on a session: each runs inside the session's lock, and the shell
+/// (`CommandShell`, whose channel is in the session's handle) changes only there.
 public final class SessionShell: Sendable {
     /// The connection the shell runs on (quick commands and interactive shells use it directly).
     public let session: SSHSession
@@ -39,12 +40,17 @@ public final class SessionShell: Sendable {
         var directory: String?
     }
 
+    /// Changed only with the session's lock held (`withShell`), so commands see one shell; read without it, so the
+    /// accessors below never wait for a running command.
     private let state = Mutex(State())
 
     public init(session: SSHSession, probeTimeout: Double = 5) {
         self.session = session
         self.probeTimeout = probeTimeout
     }
+
+    /// The shell ends with its owner (the connection stays).
+    deinit { close() }
 
     /// The mode settled by `start` (nil before).
     public var mode: ShellMode? { state.withLock { $0.mode } }
@@ -60,9 +66,9 @@ public final class SessionShell: Sendable {
     /// Throws only when the connection failed or `cancel` fired. Calling it again returns the mode already settled.
     @discardableResult
     public func start(cancel: Cancellation? = nil) throws(SSHError) -> ShellMode {
-        if let mode { return mode }
-        let mode = try open(cancel: cancel)
-        return mode
+        try withShell { (handle: inout SessionHandle, state: inout State) throws(SSHError) -> ShellMode in
+            try start(&state, handle: &handle, cancel: cancel)
+        }
     }
 
     /// Runs `command` as the session's shell would: in the persistent shell (see `CommandShell.run`), or on a new
@@ -71,51 +77,83 @@ public final class SessionShell: Sendable {
     public func run(_ command: String, timeout: Double? = nil, cancel: Cancellation? = nil,
                     stop: StopEscalation = .standard, output: (OutputStream, UnsafeRawBufferPointer) -> Void,
                     notice: (ShellNotice) -> Void = { _ in }) throws(SSHError) -> CommandExit {
-        let mode = try start(cancel: cancel)
-        guard mode == .persistent, let shell = state.withLock({ $0.shell }) else {
-            return try session.run(command, input: .none, timeout: timeout, cancel: cancel, stop: stop, output: output)
-        }
-        let ending: CommandShell.Ending
-        do throws(SSHError) {
-            ending = try shell.run(command, timeout: timeout, cancel: cancel, stop: stop, output: output)
-        } catch {
-            state.withLock { $0.directory = shell.isOpen ? shell.directory : $0.directory }
-            if !shell.isOpen && error.kind != .disconnected && session.isConnected {
-                let why = "The command would not stop, so its shell was killed"
-                if let said = try? replace(why, cancel: nil) { notice(said) }
-            }
-            throw error
-        }
-        switch ending {
-        case .finished(let exit):
-            state.withLock { $0.directory = shell.directory }
-            return exit
-        case .shellEnded(let exit):
-            let said = try replace("The shell ended (\(exit.phrase))", cancel: nil)
-            notice(said)
-            return exit
-        case .endedBefore(let exit):
-            // A background job ended it while idle: this command goes to a fresh shell (or its own channel).
-            let said = try replace("The shell had ended (\(exit.phrase))", cancel: cancel)
-            notice(said)
-            return try run(command, timeout: timeout, cancel: cancel, stop: stop, output: output, notice: notice)
+        try withShell { (handle: inout SessionHandle, state: inout State) throws(SSHError) -> CommandExit in
+            try run(command, timeout: timeout, cancel: cancel, stop: stop, state: &state, handle: &handle,
+                    output: output, notice: notice)
         }
     }
 
     /// Ends the shell (the connection stays).
     public func close() {
-        let shell = state.withLock { state in
-            defer { state.shell = nil }
-            return state.shell
+        withShell { (handle: inout SessionHandle, state: inout State) -> Void in
+            state.shell?.close(handle: &handle)
+            state.shell = nil
         }
-        shell?.close()
+    }
+
+    /// Runs `body` with the session's lock held on a copy of the state, written back before the lock is let go
+    /// (also when `body` throws): every change happens under the session's lock, one command at a time.
+    private func withShell<Result: Sendable, Failure: Error>(
+        _ body: (inout SessionHandle, inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try session.state.withLock { (handle: inout SessionHandle) throws(Failure) -> Result in
+            var current = state.withLock { $0 }
+            defer { state.withLock { [current] in $0 = current } }
+            return try body(&handle, &current)
+        }
+    }
+
+    private func start(_ state: inout State, handle: inout SessionHandle,
+                       cancel: Cancellation?) throws(SSHError) -> ShellMode {
+        if let mode = state.mode { return mode }
+        return try open(&state, handle: &handle, cancel: cancel)
+    }
+
+    private func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+                     state: inout State, handle: inout SessionHandle,
+                     output: (OutputStream, UnsafeRawBufferPointer) -> Void,
+                     notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit {
+        let mode = try start(&state, handle: &handle, cancel: cancel)
+        guard mode == .persistent, var shell = state.shell else {
+            return try handle.run(command, input: .none, timeout: timeout, cancel: cancel, stop: stop, output: output)
+        }
+        let ending: CommandShell.Ending
+        do throws(SSHError) {
+            defer { state.shell = shell }
+            ending = try shell.run(command, timeout: timeout, cancel: cancel, stop: stop, handle: &handle,
+                                   output: output)
+        } catch {
+            if shell.isOpen { state.directory = shell.directory }
+            if !shell.isOpen && error.kind != .disconnected && !handle.isClosed {
+                let why = "The command would not stop, so its shell was killed"
+                if let said = try? replace(why, state: &state, handle: &handle, cancel: nil) { notice(said) }
+            }
+            throw error
+        }
+        switch ending {
+        case .finished(let exit):
+            state.directory = shell.directory
+            return exit
+        case .shellEnded(let exit):
+            let said = try replace("The shell ended (\(exit.phrase))", state: &state, handle: &handle, cancel: nil)
+            notice(said)
+            return exit
+        case .endedBefore(let exit):
+            // A background job ended it while idle: this command goes to a fresh shell (or its own channel).
+            let said = try replace("The shell had ended (\(exit.phrase))", state: &state, handle: &handle,
+                                   cancel: cancel)
+            notice(said)
+            return try run(command, timeout: timeout, cancel: cancel, stop: stop, state: &state, handle: &handle,
+                           output: output, notice: notice)
+        }
     }
 
     /// Opens a shell in place of the one that ended and says so: what happened (`why`), that the state was lost,
     /// and the mode from now on.
-    private func replace(_ why: String, cancel: Cancellation?) throws(SSHError) -> ShellNotice {
-        state.withLock { $0.shell = nil }
-        let mode = try open(cancel: cancel)
+    private func replace(_ why: String, state: inout State, handle: inout SessionHandle,
+                         cancel: Cancellation?) throws(SSHError) -> ShellNotice {
+        state.shell = nil
+        let mode = try open(&state, handle: &handle, cancel: cancel)
         switch mode {
         case .persistent:
             return ShellNotice(text: why + ": a new one started; cd, variables, aliases are reset", mode: mode)
@@ -125,22 +163,19 @@ public final class SessionShell: Sendable {
         }
     }
 
-    private func open(cancel: Cancellation?) throws(SSHError) -> ShellMode {
-        switch try CommandShell.open(on: session, timeout: probeTimeout, cancel: cancel) {
+    private func open(_ state: inout State, handle: inout SessionHandle,
+                      cancel: Cancellation?) throws(SSHError) -> ShellMode {
+        switch try CommandShell.open(in: &handle, timeout: probeTimeout, cancel: cancel) {
         case .ready(let shell):
-            state.withLock { state in
-                state.shell = shell
-                state.mode = .persistent
-                state.directory = shell.directory
-            }
+            state.shell = shell
+            state.mode = .persistent
+            state.directory = shell.directory
             return .persistent
         case .unusable(let reason):
             let mode = ShellMode.onePerCommand(reason: reason)
-            state.withLock { state in
-                state.shell = nil
-                state.mode = mode
-                state.directory = nil
-            }
+            state.shell = nil
+            state.mode = mode
+            state.directory = nil
             return mode
         }
     }

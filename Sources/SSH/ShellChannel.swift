@@ -4,42 +4,39 @@ import Foundation
 /// An interactive shell on a PTY over an open session: raw bytes both ways, window-size changes, and the remote
 /// exit status at the end. Non-blocking: `read` and `write` never wait; `wait(localDescriptors:timeout:)` polls the
 /// socket beside local descriptors (the user's terminal) so one loop serves both directions.
-// @unchecked: it owns a raw libssh2 channel pointer. Every use of `channel` and `closed` happens with the session's
-// `lock` held, the lock libssh2's one-thread-per-session rule already requires.
-public final class ShellChannel: @unchecked Sendable {
+/// The libssh2 channel itself stays inside the session's `SessionHandle` (libssh2's one-thread-per-session rule covers
+/// its channels too); this object holds only its id, so every use of the channel is inside `session.state.withLock`.
+public final class ShellChannel: Sendable {
     private let session: SSHSession
-    private let channel: OpaquePointer
-    private var closed = false
+    private let id: Int
 
     /// Opens a PTY of `cols`×`rows` with terminal type `term` and starts the user's login shell.
     public init(session: SSHSession, term: String, cols: Int, rows: Int, cancel: Cancellation? = nil) throws(SSHError) {
         self.session = session
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        try session.ensureOpen()
-        let io = SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: 15)
-        let channel = try session.openChannel(io: io)
-        do throws(SSHError) {
-            try io.call("asking for a terminal") {
-                libssh2_channel_request_pty_ex(channel, term, UInt32(term.utf8.count), nil, 0,
-                                               Int32(cols), Int32(rows), 0, 0)
+        id = try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) -> Int in
+            try handle.ensureOpen()
+            let io = handle.io(cancel: cancel, timeout: 15)
+            let channel = try handle.openChannel(io: io)
+            do throws(SSHError) {
+                try io.call("asking for a terminal") {
+                    libssh2_channel_request_pty_ex(channel, term, UInt32(term.utf8.count), nil, 0,
+                                                   Int32(cols), Int32(rows), 0, 0)
+                }
+                try io.call("starting the shell") { libssh2_channel_process_startup(channel, "shell", 5, nil, 0) }
+            } catch {
+                _ = libssh2_channel_free(channel)
+                throw error
             }
-            try io.call("starting the shell") { libssh2_channel_process_startup(channel, "shell", 5, nil, 0) }
-        } catch {
-            _ = libssh2_channel_free(channel)
-            throw error
+            return handle.holdShell(channel)
         }
-        self.channel = channel
     }
 
     deinit {
-        session.lock.lock()
-        if !closed { session.releaseChannel(channel, io: io(timeout: 1), graceful: false) }
-        session.lock.unlock()
-    }
-
-    private func io(timeout: Double, cancel: Cancellation? = nil) -> SessionIO {
-        SessionIO(raw: session.raw, fd: session.fd, cancel: cancel, timeout: timeout)
+        session.state.withLock { handle in
+            if let channel = handle.takeShell(id) {
+                handle.releaseChannel(channel, io: handle.io(timeout: 1), graceful: false)
+            }
+        }
     }
 
     /// What `read` found.
@@ -51,48 +48,53 @@ public final class ShellChannel: @unchecked Sendable {
 
     /// Reads what is available (stdout and stderr merged, as a terminal shows them) into `buffer`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SSHError) -> ReadResult {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        for stream in [Int32(0), Int32(SSH_EXTENDED_DATA_STDERR)] {
-            let n = libssh2_channel_read_ex(channel, stream, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                            buffer.count)
-            if n > 0 { return .data(n) }
-            if n < 0 && n != Int(LIBSSH2_ERROR_EAGAIN) {
-                session.markBroken()
-                throw io(timeout: 1).error("reading from the shell", Int32(n))
+        try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) -> ReadResult in
+            let channel = try handle.shell(id)
+            for stream in [Int32(0), Int32(SSH_EXTENDED_DATA_STDERR)] {
+                let n = libssh2_channel_read_ex(channel, stream,
+                                                buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+                if n > 0 { return .data(n) }
+                if n < 0 && n != Int(LIBSSH2_ERROR_EAGAIN) {
+                    handle.markBroken()
+                    throw handle.io(timeout: 1).error("reading from the shell", Int32(n))
+                }
             }
+            return libssh2_channel_eof(channel) != 0 ? .endOfFile : .nothing
         }
-        return libssh2_channel_eof(channel) != 0 ? .endOfFile : .nothing
     }
 
     /// Writes as much of `bytes` as the channel takes now; returns how many were taken.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SSHError) -> Int {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        let n = libssh2_channel_write_ex(channel, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-        if n == Int(LIBSSH2_ERROR_EAGAIN) { return 0 }
-        if n < 0 {
-            session.markBroken()
-            throw io(timeout: 1).error("writing to the shell", Int32(n))
+        try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) -> Int in
+            let channel = try handle.shell(id)
+            let n = libssh2_channel_write_ex(channel, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                             bytes.count)
+            if n == Int(LIBSSH2_ERROR_EAGAIN) { return 0 }
+            if n < 0 {
+                handle.markBroken()
+                throw handle.io(timeout: 1).error("writing to the shell", Int32(n))
+            }
+            return n
         }
-        return n
     }
 
     /// Tells the remote PTY the new window size (the remote `stty size` follows).
     public func resize(cols: Int, rows: Int) throws(SSHError) {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        try io(timeout: 5).call("resizing the terminal") {
-            libssh2_channel_request_pty_size_ex(channel, Int32(cols), Int32(rows), 0, 0)
+        try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) in
+            let channel = try handle.shell(id)
+            try handle.io(timeout: 5).call("resizing the terminal") {
+                libssh2_channel_request_pty_size_ex(channel, Int32(cols), Int32(rows), 0, 0)
+            }
         }
     }
 
     /// Whether data is already queued inside libssh2 (poll the socket only when not).
-    /// (`SSHSession.hasQueuedData` says why not `libssh2_poll_channel_read`.)
+    /// (`SessionHandle.hasQueuedData` says why not `libssh2_poll_channel_read`.)
     public var hasBufferedData: Bool {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        return SSHSession.hasQueuedData(channel)
+        session.state.withLock { handle in
+            guard let channel = try? handle.shell(id) else { return false }
+            return SessionHandle.hasQueuedData(channel)
+        }
     }
 
     /// Seconds between the keepalives this session sends while waiting (0: none), so a caller can tell how long
@@ -112,14 +114,15 @@ public final class ShellChannel: @unchecked Sendable {
     /// buffered, so a stream of output never starves the keyboard (the user's `~.` must get through).
     public func wait(localDescriptors: [Int32], timeout: Double) throws(SSHError) -> Readiness {
         let buffered = hasBufferedData
-        session.lock.lock()
-        var next: Int32 = 0
-        let rc = session.keepaliveInterval > 0 ? libssh2_keepalive_send(session.raw, &next) : 0
-        let directions = libssh2_session_block_directions(session.raw)
-        session.lock.unlock()
-        if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
-            session.markBroken()
-            throw io(timeout: 1).error("sending a keepalive", rc)
+        let directions = try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) -> Int32 in
+            _ = try handle.shell(id)
+            var next: Int32 = 0
+            let rc = handle.keepaliveInterval > 0 ? libssh2_keepalive_send(handle.raw, &next) : 0
+            if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
+                handle.markBroken()
+                throw handle.io(timeout: 1).error("sending a keepalive", rc)
+            }
+            return libssh2_session_block_directions(handle.raw)
         }
         var events = Int16(POLLIN)
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
@@ -145,22 +148,21 @@ public final class ShellChannel: @unchecked Sendable {
     /// which carries the exit status; otherwise (after `~.`, or when the server stopped answering) send the close
     /// and go, leaving the channel to be freed once the server's close arrives, as `run` does after a cancel.
     public func close(graceful: Bool = true) -> CommandExit {
-        session.lock.lock()
-        defer { session.lock.unlock() }
-        guard !closed else { return CommandExit(status: nil, signal: nil) }
-        closed = true
-        guard graceful else {
-            let exit = session.exitOf(channel)
-            session.releaseChannel(channel, io: io(timeout: 1), graceful: false)
+        session.state.withLock { handle in
+            guard let channel = handle.takeShell(id) else { return CommandExit(status: nil, signal: nil) }
+            guard graceful else {
+                let exit = handle.exitOf(channel)
+                handle.releaseChannel(channel, io: handle.io(timeout: 1), graceful: false)
+                return exit
+            }
+            if !handle.isBroken {
+                let waiter = handle.io(timeout: 3)
+                _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
+                _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
+            }
+            let exit = handle.exitOf(channel)
+            _ = libssh2_channel_free(channel)
             return exit
         }
-        if !session.isBroken {
-            let waiter = io(timeout: 3)
-            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_close(channel) }
-            _ = try? waiter.call("closing the shell", allowNegative: true) { libssh2_channel_wait_closed(channel) }
-        }
-        let exit = session.exitOf(channel)
-        _ = libssh2_channel_free(channel)
-        return exit
     }
 }

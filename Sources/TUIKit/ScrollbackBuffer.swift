@@ -27,6 +27,10 @@ public struct ScrollbackBuffer: Sendable {
     /// True when nothing is kept.
     public var isEmpty: Bool { count == 0 }
 
+    /// Where the kept lines are stored. A full ring that changed keeps its address only when it was changed in
+    /// place: the interface's tests check with it that output and keys never copy a session's scrollback.
+    package var storageAddress: UInt { ring.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+
     /// The line numbered `number` (between `firstLine` and `endLine`), or nil when it is no longer kept.
     public subscript(number: Int) -> String? {
         let index = number - firstLine

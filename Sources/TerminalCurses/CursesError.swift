@@ -1,5 +1,7 @@
+import Basics
+
 /// Why the curses terminal could not start or keep going.
-public struct CursesError: Error, Sendable, CustomStringConvertible {
+public struct CursesError: UserFacingError, Sendable {
     /// What went wrong.
     public enum Kind: Sendable {
         /// Standard input or output is not a terminal (a pipe, a file, a service).
@@ -14,28 +16,28 @@ public struct CursesError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public let kind: Kind
-    /// The underlying detail (errno text, TERM value).
-    public let message: String
+    /// The underlying detail (errno text, TERM value); the sentence names it.
+    public let detail: String
 
     /// An error.
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
-        self.message = message
+        self.detail = detail
     }
 
     /// A sentence for the user saying what happened and what to do.
-    public var description: String {
+    public var message: String {
         switch kind {
         case .notATerminal:
-            return "The full-screen interface needs a terminal, but \(message) is not one. "
+            return "The full-screen interface needs a terminal, but \(detail) is not one. "
                 + "Run essh from a terminal, or use its subcommands (essh --help) in scripts."
         case .unknownTerminal:
-            return "The terminal type TERM=\(message) is not known to ncurses. "
+            return "The terminal type TERM=\(detail) is not known to ncurses. "
                 + "Set TERM to a known type (for example TERM=xterm-256color) and try again."
         case .system:
-            return "A system call needed by the terminal interface failed: \(message)."
+            return "A system call needed by the terminal interface failed: \(detail)."
         case .inputClosed:
-            return "The terminal closed (\(message)); the interface stopped."
+            return "The terminal closed (\(detail)); the interface stopped."
         }
     }
 }

@@ -12,15 +12,15 @@ struct Essh: ParsableCommand {
             eSSH — easy SSH: run commands on one server or many, open shells, check which are up, read network \
             output as tables, mail any output. Without a subcommand: the full-screen interface.
             """,
+        discussion: ExitStatus.helpText,
         version: "essh \(Subcommands.version)\nlibssh2 \(SSHLibrary.version): \(SSHLibrary.origin)",
         subcommands: Subcommands.all
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    /// No subcommand: the full-screen interface on this terminal.
+    /// No subcommand: the full-screen interface on this terminal (what stops it ends as any command's failure).
     func run() throws {
-        let status = App.run(databasePath: database.path)
-        if status != 0 { throw ExitCode(status) }
+        try App.run(databasePath: database.path)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Inventory
 import TUIKit
@@ -22,9 +23,9 @@ enum Fixtures {
     ]
 
     static let checks: [Int64: CheckResult] = [
-        1: CheckResult(serverId: 1, status: "online", latencyMs: 1.4, banner: nil, error: nil, checkedAt: now),
-        2: CheckResult(serverId: 2, status: "timeout", latencyMs: nil, banner: nil, error: nil, checkedAt: now),
-        3: CheckResult(serverId: 3, status: "online", latencyMs: 42.2, banner: nil, error: nil, checkedAt: now),
+        1: CheckResult(serverId: 1, status: .online, latencyMs: 1.4, banner: nil, error: nil, checkedAt: now),
+        2: CheckResult(serverId: 2, status: .timeout, latencyMs: nil, banner: nil, error: nil, checkedAt: now),
+        3: CheckResult(serverId: 3, status: .online, latencyMs: 42.2, banner: nil, error: nil, checkedAt: now),
     ]
 
     /// A state with the servers loaded (the start-up check already under way).

@@ -49,14 +49,14 @@ struct FleetUpdateTests {
         #expect(Fixtures.screen(state).contains { $0.contains("Command to run on 2 servers at once") })
         Fixtures.type(&state, "uptime")
         let effects = Fixtures.keys(&state, .enter)
-        #expect(state.screen == .fleet)
+        #expect(state.screen.kind == .fleet)
         guard case .runFleet(let id, let targets, let command, _, let parallel, let timeout, let password)?
                 = effects.first?.work else {
             Issue.record("expected runFleet, got \(effects)")
             return
         }
         #expect(targets.map(\.name) == ["web1", "café-ünï"])
-        #expect(command == "uptime" && parallel == 64 && timeout == 60 && id == state.fleet.run?.id)
+        #expect(command == "uptime" && parallel == 64 && timeout == 60 && id == state.fleetRun?.id)
         #expect(password == nil)
     }
 
@@ -83,7 +83,7 @@ struct FleetUpdateTests {
         Fixtures.keys(&state, .down, .character("x"))
         #expect(state.fleet.pendingNames == ["db-main"])
         Fixtures.keys(&state, .escape)
-        #expect(state.fleetQuestion == nil && state.screen == .servers)
+        #expect(state.fleetQuestion == nil && state.screen.kind == .servers)
     }
 
     @Test func resultsArrivingOneByOneInAnyOrderShowWhatGroupingThemAllAtOnceShows() {
@@ -107,15 +107,15 @@ struct FleetUpdateTests {
         var state = Fixtures.loaded(size: Size(width: 100, height: 30))
         let id = try run(&state, "uname", on: .all)
         _ = Update.update(&state, .fleetStarted(id: id, index: 0))
-        #expect(Fixtures.keys(&state, .escape) == [.cancelFleet] && state.screen == .fleet)
+        #expect(Fixtures.keys(&state, .escape) == [.cancelFleet] && state.screen.kind == .fleet)
         #expect(Fixtures.screen(state).contains { $0.contains("Stopping the servers still running… (Esc again: back to the servers now)") })
         // The stuck server has not come back; Esc again leaves anyway, without cancelling twice.
         #expect(Fixtures.keys(&state, .escape).isEmpty)
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
         // Its late result still lands in the run.
         _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
             name: "web1", status: .cancelled, duration: 1, error: "Cancelled.")))
-        #expect(state.fleet.run?.results[0].status == .cancelled)
+        #expect(state.fleetRun?.results[0].status == .cancelled)
     }
 
     @Test func resultsFillTheRowsAndTheGroupedOutputAndEscStopsThenGoesBack() throws {
@@ -138,7 +138,7 @@ struct FleetUpdateTests {
         #expect(screen.filter { $0.hasPrefix("Linux␛[2J") }.count == 1)
         // Esc while web1 runs stops it and stays; the runner's results then come back.
         let stop = Fixtures.keys(&state, .escape)
-        #expect(stop == [.cancelFleet] && state.screen == .fleet)
+        #expect(stop == [.cancelFleet] && state.screen.kind == .fleet)
         _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
             name: "web1", status: .cancelled, duration: 1, error: "Cancelled.")))
         _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now.addingTimeInterval(2)))
@@ -146,13 +146,13 @@ struct FleetUpdateTests {
         #expect(screen.contains { $0.contains("4 servers: 2 ok, 1 unreachable, 1 cancelled in 2.0 s") })
         // Enter opens the selected server's output; Esc back; Esc to the servers.
         Fixtures.keys(&state, .down, .enter)
-        #expect(state.fleet.run?.detail == 1)
+        #expect(state.fleetRun?.detail == 1)
         #expect(Fixtures.screen(state).contains { $0.contains("db-main: ok (exit 0)") })
         Fixtures.keys(&state, .escape)
-        #expect(state.fleet.run?.detail == nil)
+        #expect(state.fleetRun?.detail == nil)
         Fixtures.keys(&state, .escape)
-        #expect(state.screen == .servers)
-        #expect(state.fleet.run?.report(now: Fixtures.now).contains("Command: uname") == true)
+        #expect(state.screen.kind == .servers)
+        #expect(state.fleetRun?.report(now: Fixtures.now).contains("Command: uname") == true)
     }
 
     @Test func fleetSettingsAreCheckedAndStored() {
@@ -199,9 +199,9 @@ struct FleetUpdateTests {
             name: "web1", status: .ok, exitStatus: 0, duration: 0.1, stdout: Array(lines.utf8))))
         _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now))
         Fixtures.keys(&state, .pageDown)
-        #expect((state.fleet.run?.groupedView.top ?? 0) > 0)
+        #expect((state.fleetRun?.groupedView.top ?? 0) > 0)
         Fixtures.keys(&state, .home)
-        #expect(state.fleet.run?.groupedView.top == 0)
+        #expect(state.fleetRun?.groupedView.top == 0)
         Fixtures.keys(&state, .enter, .end)
         #expect(Fixtures.screen(state).contains { $0.hasPrefix("100") })
         Fixtures.keys(&state, .home)
@@ -219,7 +219,7 @@ struct FleetUpdateTests {
         Fixtures.keys(&state, .right, .right, .right)
         #expect(Fixtures.screen(state).contains { $0.contains("THE-END") })
         Fixtures.keys(&state, .left, .left, .left)
-        #expect(state.fleet.run?.groupedView.left == 0)
+        #expect(state.fleetRun?.groupedView.left == 0)
         Fixtures.keys(&state, .enter)
         #expect(!Fixtures.screen(state).contains { $0.contains("THE-END") })
         Fixtures.keys(&state, .character("l"), .character("l"), .character("l"))
@@ -233,6 +233,6 @@ struct FleetUpdateTests {
         Fixtures.keys(&state, .character(marking == .all ? "*" : " "), .character("x"))
         Fixtures.type(&state, command)
         Fixtures.keys(&state, .enter)
-        return try #require(state.fleet.run?.id)
+        return try #require(state.fleetRun?.id)
     }
 }

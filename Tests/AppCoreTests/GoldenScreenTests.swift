@@ -13,7 +13,7 @@ struct GoldenScreenTests {
 
     @Test func serversAt80x24() throws {
         var state = Fixtures.loaded()
-        _ = Update.update(&state, .checkResult(serverId: 4, status: "refused", latencyMs: nil, at: Fixtures.now))
+        _ = Update.update(&state, .checkResult(serverId: 4, status: .refused, latencyMs: nil, at: Fixtures.now))
         try Golden.check(Fixtures.screen(state), named: "servers-80x24", in: directory)
         try Golden.check(Fixtures.styles(state), named: "servers-80x24.style", in: directory)
     }

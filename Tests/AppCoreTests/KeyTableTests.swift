@@ -9,7 +9,7 @@ import TUIKit
 @Suite("Key tables")
 struct KeyTableTests {
     /// Each screen with every table whose keys work on it (its own, its bars', its overlays').
-    static let tablesByScreen: [(Screen, [[(keys: String, description: String)]])] = [
+    static let tablesByScreen: [(Screen.Kind, [[(keys: String, description: String)]])] = [
         (.servers, [ServersAction.table.helpItems, FilterAction.table.helpItems, FleetQuestionAction.table.helpItems,
                     DialogAction.table.helpItems, HelpAction.table.helpItems]),
         (.form, [FormAction.table.helpItems, HelpAction.table.helpItems]),
@@ -32,7 +32,7 @@ struct KeyTableTests {
         for summary in [SummaryAction.table, SummaryAction.unsavedTable, SummaryAction.backToSessionTable] {
             let state = SummaryState(title: "t", seconds: 1, commands: 0, reason: nil,
                                      unsaved: summary.bindings.count == 3 ? ServerDraft(name: "h", host: "h", port: 22, user: nil) : nil,
-                                     returnTo: summary.bindings.first?.label == "Session" ? .session : .servers)
+                                     session: summary.bindings.first?.label == "Session" ? Fixtures.inSession().session : nil)
             let help = HelpOverlay.sections(.summary, summary: state).flatMap(\.items)
             for item in summary.helpItems {
                 #expect(help.contains { $0.keys == item.keys && $0.description == item.description })

@@ -45,7 +45,7 @@ struct OverlayStackTests {
         state.dialog = DialogState(purpose: .notice, title: "Mail not sent", message: "m", buttons: ["OK"])
         // The connection goes: the session's form goes with it, the dialog stays over the summary.
         _ = Update.update(&state, .connectionLost("gone", at: Fixtures.now))
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(state.overlays.items.map(\.kind) == [.dialog])
     }
 

@@ -11,7 +11,7 @@ struct ServersUpdateTests {
     @Test func startupShowsStoredChecksAndStartsABackgroundCheck() {
         var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
         let effects = Update.update(&state, .loaded(servers: Fixtures.servers, checks: Fixtures.checks, settings: [:]))
-        #expect(state.checks[1]?.status == "online")
+        #expect(state.checks[1]?.status == .online)
         #expect(state.checks[1]?.latencyMs == 1.4)
         #expect(state.checking == CheckProgress(done: 0, total: 4))
         #expect(effects.count == 1)
@@ -25,8 +25,8 @@ struct ServersUpdateTests {
 
     @Test func checkResultsUpdateTheListAndTheProgress() {
         var state = Fixtures.loaded()
-        _ = Update.update(&state, .checkResult(serverId: 2, status: "online", latencyMs: 7, at: Fixtures.now))
-        #expect(state.checks[2]?.status == "online")
+        _ = Update.update(&state, .checkResult(serverId: 2, status: .online, latencyMs: 7, at: Fixtures.now))
+        #expect(state.checks[2]?.status == .online)
         #expect(state.checking?.done == 1)
         _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
         #expect(state.checking == nil)
@@ -39,8 +39,10 @@ struct ServersUpdateTests {
     /// (it used to cover a finished command's "exit 0" with "Checked 1 server").
     @Test func aCheckEndingDuringASessionDoesNotCoverItsStatus() {
         var state = Fixtures.loaded()
-        _ = Update.update(&state, .checkResult(serverId: 2, status: "online", latencyMs: 7, at: Fixtures.now))
-        state.screen = .session
+        _ = Update.update(&state, .checkResult(serverId: 2, status: .online, latencyMs: 7, at: Fixtures.now))
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connected(os: .linux, at: Fixtures.now))
+        #expect(state.screen.kind == .session)
         state.notice = nil
         _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
         #expect(state.checking == nil)
@@ -62,7 +64,7 @@ struct ServersUpdateTests {
     @Test func enterConnectsToTheSelectedServer() {
         var state = Fixtures.loaded()
         let effects = Fixtures.keys(&state, .down, .enter)
-        #expect(state.screen == .connecting)
+        #expect(state.screen.kind == .connecting)
         #expect(effects == [.connect(ConnectionProfile(server: Fixtures.servers[1]), knownHosts: "")])
     }
 
@@ -80,7 +82,7 @@ struct ServersUpdateTests {
         var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
         _ = Update.update(&state, .loaded(servers: [], checks: [:], settings: [:]))
         #expect(Fixtures.keys(&state, .enter, .character("e"), .character("d")).isEmpty)
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
         Fixtures.keys(&state, .character("q"))
         #expect(state.shouldQuit)
     }
@@ -90,7 +92,7 @@ struct ServersUpdateTests {
         let effects = Update.update(&state, .loaded(servers: Fixtures.servers, checks: [:],
                                                     settings: ["ui.autoconnect": "win-build"]))
         #expect(effects.contains(.connect(ConnectionProfile(server: Fixtures.servers[3]), knownHosts: "")))
-        #expect(state.screen == .connecting)
+        #expect(state.screen.kind == .connecting)
     }
 
     @Test func everyKeyTableIsFreeOfConflicts() {

@@ -99,10 +99,10 @@ struct SessionSearchTests {
         _ = Update.update(&state, .connected(os: .linux, auth: .keyFile(path: "/home/me/.ssh/id_ed25519"),
                                              at: Fixtures.now))
         Fixtures.keys(&state, .function(10))
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(Fixtures.screen(state)[23].hasPrefix("s Save server"))
         Fixtures.keys(&state, .character("s"))
-        #expect(state.screen == .form)
+        #expect(state.screen.kind == .form)
         let form = try #require(state.form)
         #expect(form.purpose == .addServer)
         #expect(form.text("name") == "lab.example")
@@ -134,6 +134,6 @@ struct SessionSearchTests {
         Fixtures.keys(&saved, .function(10))
         #expect(saved.summary?.unsaved == nil)
         Fixtures.keys(&saved, .character("s"))
-        #expect(saved.screen == .summary)
+        #expect(saved.screen.kind == .summary)
     }
 }

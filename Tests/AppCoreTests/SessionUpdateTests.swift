@@ -1,5 +1,6 @@
 import Foundation
 import NetParsers
+import InteractiveShell
 import SSH
 import Testing
 import TUIKit
@@ -40,7 +41,7 @@ struct SessionUpdateTests {
         Fixtures.keys(&state, .enter)
         #expect(Fixtures.keys(&state, .escape) == [.cancelConnect])
         _ = Update.update(&state, .connectFailed("10.0.0.5 refused the connection on port 22."))
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
         #expect(state.dialog?.message == "admin@10.0.0.5: 10.0.0.5 refused the connection on port 22.")
         Fixtures.keys(&state, .enter)
         #expect(state.dialog == nil)
@@ -50,7 +51,7 @@ struct SessionUpdateTests {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
         let effects = Update.update(&state, .connected(os: .linux, at: Fixtures.now))
-        #expect(state.screen == .session)
+        #expect(state.screen.kind == .session)
         #expect(state.session?.os == "linux")
         #expect(effects == [.recordConnection(name: "web1", os: .linux), .loadHistory("web1")])
     }
@@ -104,6 +105,22 @@ struct SessionUpdateTests {
         #expect(session.shellMode == .persistent)
     }
 
+    /// A notice that comes while an interactive shell's summary is shown (the shell was replaced meanwhile) goes to
+    /// the session the summary keeps, and the header says the mode once the session is back.
+    @Test func aShellNoticeUnderTheShellsSummaryReachesTheKeptSession() {
+        var state = Fixtures.inSession()
+        Fixtures.keys(&state, .function(8))
+        _ = Update.update(&state, .handedBack(.shell(ShellOutcome(end: .escape, duration: 2))))
+        #expect(state.screen.kind == .summary)
+        _ = Update.update(&state, .shellMode(.onePerCommand(reason: "r"), notice: "no new one"))
+        #expect(state.screen.kind == .summary)
+        Fixtures.keys(&state, .enter)
+        #expect(state.screen.kind == .session)
+        #expect(state.session?.shellMode == .onePerCommand(reason: "r"))
+        #expect(Fixtures.screen(state)[0].contains("shell: one per command"), "\(Fixtures.screen(state)[0])")
+        #expect(Fixtures.screen(state).contains { $0.contains("[no new one]") })
+    }
+
     @Test func escStopsTheRunningCommandAndLateOutputIsIgnored() {
         var state = Fixtures.inSession()
         Fixtures.type(&state, "sleep 100")
@@ -134,6 +151,24 @@ struct SessionUpdateTests {
         #expect(state.session?.input.text == "draft")
     }
 
+    @Test func theDetectedSystemChoosesTheQuickCommandsAndAnUnknownOneIsLeftToThemToDetect() {
+        var unknown = Fixtures.loaded()
+        Fixtures.keys(&unknown, .character("n"))
+        Fixtures.type(&unknown, "10.1.2.3")
+        Fixtures.keys(&unknown, .enter)
+        _ = Update.update(&unknown, .connected(os: nil, at: Fixtures.now))
+        #expect(unknown.session?.os == "unknown OS")
+        #expect(Fixtures.keys(&unknown, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .auto)])
+
+        var bsd = Fixtures.loaded()
+        Fixtures.keys(&bsd, .character("n"))
+        Fixtures.type(&bsd, "10.1.2.4")
+        Fixtures.keys(&bsd, .enter)
+        _ = Update.update(&bsd, .connected(os: .bsd, at: Fixtures.now))
+        #expect(bsd.session?.os == "bsd")
+        #expect(Fixtures.keys(&bsd, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .bsd)])
+    }
+
     @Test func quickCommandsShowATableAndF5FlipsToRaw() {
         var state = Fixtures.inSession()
         #expect(Fixtures.keys(&state, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .linux)])
@@ -154,11 +189,11 @@ struct SessionUpdateTests {
         var state = Fixtures.inSession()
         let effects = Fixtures.keys(&state, .function(10))
         #expect(effects == [.disconnect])
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(state.summary?.seconds == 83)
         #expect(Fixtures.screen(state).contains { $0.contains("Time of connection: 83 seconds") })
         #expect(Fixtures.keys(&state, .enter) == [.load])
-        #expect(state.screen == .servers)
+        #expect(state.screen.kind == .servers)
     }
 
     @Test func aLostConnectionEndsTheSessionWithTheReason() {
@@ -201,7 +236,7 @@ struct KeepaliveUpdateTests {
         let effects = Update.update(&state, .connectionLost("The connection to web1 broke.",
                                                             at: Fixtures.now.addingTimeInterval(100)))
         #expect(effects == [.disconnect])
-        #expect(state.screen == .summary)
+        #expect(state.screen.kind == .summary)
         #expect(state.summary?.reason == "The connection to web1 broke.")
     }
 }

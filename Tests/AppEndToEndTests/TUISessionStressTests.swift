@@ -25,18 +25,17 @@ struct TUISessionStressTests {
 
     private static func seconds(since start: Date) -> Double { Date().timeIntervalSince(start) }
 
-    @Test func twentyMegabytesStreamWhileKeysAreHandledAtOnceAndTheSessionGoesOn() throws {
+    @Test func twentyMegabytesStreamScrolledMidwayArriveWholeAndTheSessionGoesOn() throws {
         let essh = try Self.start()
         defer { essh.stop() }
         let tmux = essh.tmux
         try tmux.enter("head -c 20000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo STREAM-DONE")
         try tmux.waitFor(text: "running head -c")
-        // PgUp in the middle of the stream is handled promptly (the view stops following); 3 s leaves room for
-        // the debug build on a loaded machine (before flow control the stream took minutes to show).
-        let pressed = Date()
+        // PgUp while the stream pours in stops the view following it and nothing is lost. (That keys are handled
+        // during an endless stream is the next test's; no time limit here: the 20 MB stream itself lasts about 3 s,
+        // and on a loaded machine the debug build takes longer than that either way.)
         try tmux.press("PPage")
-        try tmux.waitFor(text: "scrolled (End: newest)", timeout: 5)
-        #expect(Self.seconds(since: pressed) < 3, "PgUp took \(Self.seconds(since: pressed)) s")
+        try tmux.waitFor(text: "scrolled (End: newest)", timeout: 60)
         try tmux.waitFor(text: "exit 0", timeout: 120)
         try tmux.press("End")
         let done = TmuxSession.rows(try tmux.waitFor(text: "[exit 0", timeout: 10))

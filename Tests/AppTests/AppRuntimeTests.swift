@@ -65,7 +65,7 @@ struct AppRuntimeTests {
         defer { dir.cleanup() }
         let (terminal, inventory, runtime) = try run([(waitFor: "Checked 1 server", key: .character("q"))], dir: dir)
         #expect(terminal.frames.last?.contains { $0.contains("closed") && $0.contains("refused") } == true)
-        #expect(try inventory.lastCheckResults().values.first?.status == "refused")
+        #expect(try inventory.lastCheckResults().values.first?.status == .refused)
         #expect(runtime.state.shouldQuit)
     }
 
@@ -106,7 +106,7 @@ struct AppRuntimeTests {
             switch work {
             case .load: queue.post(.loaded(servers: servers, checks: [:], settings: [:]))
             case .check(let targets, _):
-                for id in targets.keys { queue.post(.checkResult(serverId: id, status: "online", latencyMs: 1, at: Date())) }
+                for id in targets.keys { queue.post(.checkResult(serverId: id, status: .online, latencyMs: 1, at: Date())) }
                 queue.post(.checkFinished(error: nil, at: Date()))
             case .connect where connects: queue.post(.connected(os: .linux, auth: .keyFile(path: "/k"), at: Date()))
             case .connect: queue.post(.connectFailed("10.0.0.5 refused the connection on port 22."))

@@ -21,12 +21,12 @@ struct CheckWorkerTests {
             Issue.record("got \(messages)")
             return
         }
-        #expect(serverId == id && status == "refused")
+        #expect(serverId == id && status == .refused)
         guard case .checkFinished(let error, _)? = messages.last else {
             Issue.record("got \(messages)")
             return
         }
         #expect(error == nil)
-        #expect(try inventory.lastCheckResults()[id]?.status == "refused")
+        #expect(try inventory.lastCheckResults()[id]?.status == .refused)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import AppCore
 import Foundation
@@ -22,9 +23,9 @@ final class SessionWorkerTests {
         let output: [UInt8]
         let exit: CommandExit
         let keepaliveFails: Bool
-        /// What `startShell` answers (or throws).
+        /// What `start` answers (or throws).
         let shell: Result<ShellMode, SSHError>
-        /// What `execute` says about the shell before it returns.
+        /// What `run` says about the shell before it returns.
         let notice: ShellNotice?
         private let events = Mutex<[String]>([])
         var log: [String] { events.withLock { $0 } }
@@ -38,8 +39,8 @@ final class SessionWorkerTests {
             self.notice = notice
         }
 
-        func startShell(cancel: Cancellation?) throws(SSHError) -> ShellMode {
-            events.withLock { $0.append("startShell") }
+        func start(cancel: Cancellation?) throws(SSHError) -> ShellMode {
+            events.withLock { $0.append("start shell") }
             return try shell.get()
         }
 
@@ -47,9 +48,9 @@ final class SessionWorkerTests {
         var loginMethod: LoginMethod { .password }
         var logDescription: String { "(127.0.0.1:22), SSH-2.0-Fake, host key SHA256:fake" }
 
-        func execute(_ command: String, cancel: Cancellation?,
-                     output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
-                     notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit {
+        func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
+                 notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit {
             events.withLock { $0.append("run \(command)") }
             self.output.withUnsafeBytes { output(.stdout, $0) }
             if let said = self.notice { notice(said) }
@@ -196,7 +197,7 @@ final class SessionWorkerTests {
         #expect(ran.contains { if case .commandFinished(4, 2, nil, _) = $0 { true } else { false } })
         worker.disconnect()
         worker.waitUntilIdle(seconds: 5)
-        #expect(session.log == ["startShell", "run echo héllo", "disconnect"])
+        #expect(session.log == ["start shell", "run echo héllo", "disconnect"])
     }
 
     @Test func theOSIsDetectedWhenTheServerSaysAuto() {
@@ -264,7 +265,7 @@ final class SessionWorkerTests {
         worker.keepalive()
         let lost = posted.wait { $0.contains { if case .connectionLost = $0 { true } else { false } } }
         #expect(lost.contains { if case .connectionLost("The server stopped answering.", _) = $0 { true } else { false } })
-        #expect(session.log == ["startShell", "shell", "keepalive"])
+        #expect(session.log == ["start shell", "shell", "keepalive"])
     }
 
     @Test func connectionOptionsFollowTheServerAndTheEnvironment() {

@@ -1,4 +1,6 @@
+import Basics
 import Foundation
+import Inventory
 import Testing
 import TestSupport
 
@@ -69,6 +71,39 @@ import TestSupport
         #expect(try essh(dir, ["servers", "list"]).out.contains("online"))
     }
 
+    @Test func everyStoredStatusIsListedByItsWordInTheTableAndTheJSON() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let words: [(CheckStatus, String)] = [(.online, "online"), (.notSSH, "not-ssh"), (.refused, "refused"),
+                                              (.timeout, "timeout"), (.unreachable, "unreachable"),
+                                              (.dnsError, "dns-error")]
+        do {
+            let inventory = try Inventory(path: dir.file("essh.db"))
+            var results: [CheckResult] = []
+            for (status, word) in words {
+                let server = try inventory.addServer(ServerDraft(name: word, host: "h"))
+                results.append(CheckResult(serverId: server.id!, status: status, latencyMs: nil, banner: nil,
+                                           error: nil, checkedAt: Date().addingTimeInterval(-7_200)))
+            }
+            try inventory.recordCheckResults(results)
+        }
+        let table = try essh(dir, ["servers", "list"], env: ["NO_COLOR": ""])
+        #expect(table.status == 0, "\(table.err)")
+        let lines = table.out.split(separator: "\n").map(String.init)
+        for (_, word) in words {
+            let line = lines.first { $0.hasPrefix(word + " ") } ?? ""
+            #expect(line.hasSuffix(" \(word) 2h ago"), "\(table.out)")
+        }
+        let list = try essh(dir, ["servers", "list", "--json"])
+        let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+        let servers = object?["servers"] as? [[String: Any]] ?? []
+        #expect(servers.count == words.count)
+        for server in servers {
+            let last = server["last_check"] as? [String: Any]
+            #expect(last?["status"] as? String == server["name"] as? String)
+        }
+    }
+
     @Test func namesAndTagsSelectServersAndAllOnlineExitsZero() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
@@ -112,17 +147,56 @@ import TestSupport
         #expect(empty.status == 2 && empty.err.contains("No saved servers"))
         try add(dir, "a", "127.0.0.1", 22)
         let cases: [([String], String)] = [
-            (["check", "ghost"], "No saved server is named 'ghost'"),
             (["check", "tag:none"], "No saved server has the tag 'none'"),
             (["check", "--timeout", "0"], "--timeout"),
             (["check", "--timeout", "soon"], "timeout"),
             (["check", "--concurrency", "0"], "--concurrency"),
+            (["check", "web:http"], "neither a saved server nor a HOST[:PORT]"),
+            (["check", "[::1"], "neither a saved server nor a HOST[:PORT]"),
         ]
         for (args, message) in cases {
             let r = try essh(dir, args)
             #expect(r.status != 0 && r.status != 1, "\(args): \(r.status)")
             #expect(r.err.contains(message), "\(args): \(r.err)")
         }
+    }
+
+    /// A word that is no saved server is checked as an unsaved host (`HOST[:PORT]`, `[v6]:port`), with nothing
+    /// stored and no database created; a mistyped name says it is no saved server either.
+    @Test func anUnsavedHostIsCheckedWithoutCreatingOrStoringAnything() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let closed = try LoopbackListener.closedPort()
+        var args = ["check", "--json", "--timeout", "2", "\(servers.host):\(servers.port)", "127.0.0.1:\(closed)"]
+        if servers.hasIPv6 { args.append("[::1]:\(servers.port)") }
+        let r = try essh(dir, args)
+        #expect(r.status == 1, "one of them is closed: \(r.err)")
+        let byName = try results(r)
+        let online = try #require(byName["\(servers.host):\(servers.port)"])
+        #expect(online["status"] as? String == "online" && online["port"] as? Int == servers.port)
+        #expect((online["banner"] as? String)?.hasPrefix("SSH-2.0-OpenSSH") == true)
+        #expect(byName["127.0.0.1:\(closed)"]?["status"] as? String == "refused")
+        if servers.hasIPv6 {
+            let v6 = try #require(byName["[::1]:\(servers.port)"])
+            #expect(v6["status"] as? String == "online" && v6["host"] as? String == "::1", "\(v6)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("essh.db")), "checking unsaved hosts creates nothing")
+
+        // Beside saved servers: their results are stored, the unsaved host's are not.
+        try add(dir, "harness", servers.host, servers.port)
+        let mixed = try essh(dir, ["check", "--json", "harness", "127.0.0.1:\(servers.port)"])
+        #expect(mixed.status == 0, "\(mixed.err)")
+        #expect(try results(mixed).count == 2)
+        let shown = try essh(dir, ["servers", "show", "harness", "--json"])
+        let object = try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any]
+        #expect((object?["last_check"] as? [String: Any])?["status"] as? String == "online")
+
+        let typo = try essh(dir, ["check", "--json", "--timeout", "2", "harnes"])
+        #expect(typo.status == 1)
+        let missed = try #require(try results(typo)["harnes"])
+        #expect(missed["status"] as? String == "dns-error")
+        #expect((missed["error"] as? String)?.contains("no saved server is named 'harnes'") == true, "\(missed)")
     }
 
     @Test func theRealSSHDIsOnline() throws {

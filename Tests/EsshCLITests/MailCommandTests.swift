@@ -100,7 +100,8 @@ import TestSupport
         #expect(mail.parts.first?.text == "from a file\n")
         let missing = try Binary.runEssh(["mail", "--to", address, dir.file("nope.txt")])
         #expect(missing.status == 2)
-        #expect(missing.err.contains("nope.txt: the file does not exist or cannot be read; nothing was sent."))
+        #expect(missing.err.contains("Cannot read \(dir.file("nope.txt")): it does not exist"), "\(missing.err)")
+        #expect(missing.err.contains("Nothing was sent."))
     }
 
     @Test func execMailsTheOutputWithTheStatusBlockAndStillPrintsIt() throws {

@@ -52,7 +52,8 @@ import TestSupport
         let expected = try Binary.runEssh(["parse", "routes", "--json"], stdin: local.stdout)
         let expectedRoutes = try jsonObject(expected)["routes"] as? [[String: Any]] ?? []
         #expect(routes.map { $0["destination"] as? String } == expectedRoutes.map { $0["destination"] as? String })
-        #expect(Set(routes.first?.keys.map { $0 } ?? []) == ["destination", "gateway", "interface", "metric", "flags"])
+        #expect(Set(routes.first?.keys.map { $0 } ?? []) == ["destination", "gateway", "interface", "metric", "flags",
+                                                              "src", "proto", "scope"])
         let table = try net(s, ["routes"])
         #expect(table.status == 0 && table.out.split(separator: "\n").count == routes.count + 1, "\(table.out)")
     }

@@ -21,7 +21,29 @@ import TestSupport
         let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: [[String: Any]]]
         let first = try #require(object?["routes"]?.first)
         #expect(first["destination"] as? String == "0.0.0.0/0")
-        #expect(Set(first.keys) == ["destination", "gateway", "interface", "metric", "flags"])
+        #expect(Set(first.keys) == ["destination", "gateway", "interface", "metric", "flags", "src", "proto", "scope"])
+        #expect(first["src"] is NSNull, "route -n has no src: null, never guessed")
+    }
+
+    /// ip route's src, proto and scope, and one spelling of socket states across ss and netstat, through the binary.
+    @Test func jsonKeepsRouteSourcesAndSpellsSocketStatesOneWay() throws {
+        let routes = try Binary.runEssh(["parse", "routes", "--json", RepoPaths.shared + "/fixtures/network/centos-7.7/ip_route.out"])
+        #expect(routes.status == 0, "\(routes.err)")
+        let table = try JSONSerialization.jsonObject(with: routes.stdout) as? [String: [[String: Any]]]
+        let kernel = try #require(table?["routes"]?.first { $0["destination"] as? String == "10.0.2.0/24" })
+        #expect(kernel["src"] as? String == "10.0.2.15" && kernel["proto"] as? String == "kernel"
+                && kernel["scope"] as? String == "link")
+        var states: [String: Set<String>] = [:]
+        for file in ["centos-7.7/ss-sudo-a.out", "centos-7.7/netstat.out"] {
+            let r = try Binary.runEssh(["parse", "sockets", "--json", RepoPaths.shared + "/fixtures/network/" + file])
+            #expect(r.status == 0, "\(r.err)")
+            let doc = try JSONSerialization.jsonObject(with: r.stdout) as? [String: [[String: Any]]]
+            for socket in doc?["sockets"] ?? [] where socket["proto"] as? String == "tcp" {
+                states[file, default: []].insert(socket["state"] as? String ?? "")
+            }
+        }
+        #expect(states["centos-7.7/ss-sudo-a.out"]?.contains("ESTABLISHED") == true, "ss's ESTAB")
+        #expect(states["centos-7.7/netstat.out"] == ["ESTABLISHED"])
     }
 
     @Test func socketsWithANamedFormat() throws {
@@ -39,16 +61,33 @@ import TestSupport
         #expect(r.out.isEmpty)
     }
 
-    @Test func aMissingFileExitsOneWithItsName() throws {
+    @Test func aMissingFileExitsTwoWithItsName() throws {
         let r = try Binary.runEssh(["parse", "interfaces", "/nonexistent/ifconfig.txt"])
-        #expect(r.status == 1)
-        #expect(r.err.contains("Cannot read /nonexistent/ifconfig.txt"))
+        #expect(r.status == 2)
+        #expect(r.err.contains("Cannot read /nonexistent/ifconfig.txt: it does not exist"))
     }
 
     @Test func aDirectoryIsRefused() throws {
         let r = try Binary.runEssh(["parse", "interfaces", fixtures])
-        #expect(r.status == 1)
-        #expect(r.err.contains("is a directory"))
+        #expect(r.status == 2)
+        #expect(r.err.contains("it is a folder"))
+    }
+
+    @Test func aPipeIsReadLikeAFile() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let fifo = dir.file("routes")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            let text = "default via 10.0.0.1 dev eth0\n"
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        writer.start()
+        let r = try Binary.runEssh(["parse", "routes", fifo])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("10.0.0.1"))
     }
 
     @Test func partlyRecognisedInputWarnsOnStandardError() throws {

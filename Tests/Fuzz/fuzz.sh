@@ -53,12 +53,12 @@ declare -A ABOUT=(
 )
 # The modules each target links, dependencies first.
 declare -A MODULES=(
-    [netparsers]="TextWidth NetParsers"
+    [netparsers]="TextWidth Basics NetParsers"
     [sshconfig]="Basics Inventory"
     [knownhosts]="Basics LocalProcess Crypto SSH"
     [banner]="Basics LocalProcess Crypto SSH Reachability"
     [destination]="Basics LocalProcess Crypto SSH"
-    [mail]="LocalProcess Mail"
+    [mail]="Basics LocalProcess Mail"
     [sanitizer]="TextWidth"
 )
 # Largest input libFuzzer makes for a target: room for the real thing several times over.

@@ -244,7 +244,7 @@ import TestSupport
         do {
             let inventory = try Inventory(path: path)
             let id = try inventory.addServer(ServerDraft(name: "a", host: "h")).id!
-            try inventory.recordCheckResults([CheckResult(serverId: id, status: "online", latencyMs: 1.5,
+            try inventory.recordCheckResults([CheckResult(serverId: id, status: .online, latencyMs: 1.5,
                                                           banner: "SSH-2.0-x", error: nil, checkedAt: Date())])
             try inventory.setSetting("k", to: "v")
         }

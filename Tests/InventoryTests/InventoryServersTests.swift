@@ -102,7 +102,7 @@ import Testing
     @Test func removingAServerRemovesItsResultsAndHistory() throws {
         let inventory = try Inventory()
         let server = try inventory.addServer(ServerDraft(name: "a", host: "h"))
-        try inventory.recordCheckResults([CheckResult(serverId: server.id!, status: "online", latencyMs: 1,
+        try inventory.recordCheckResults([CheckResult(serverId: server.id!, status: .online, latencyMs: 1,
                                                       banner: "SSH-2.0-x", error: nil, checkedAt: Date())])
         try inventory.appendHistory(serverNamed: "a", command: "uptime", exitStatus: 0)
         try inventory.removeServer(named: "a")
@@ -111,20 +111,35 @@ import Testing
         #expect(try inventory.history(serverNamed: "a").isEmpty)
     }
 
+    @Test func removingSeveralServersIsAllOrNothingAndNamesEveryMissingOne() throws {
+        let inventory = try Inventory()
+        for name in ["a", "b", "c"] { try inventory.addServer(ServerDraft(name: name, host: "h")) }
+        do {
+            try inventory.removeServers(named: ["a", "ghost", "c", "phantom"])
+            Issue.record("removing with missing names should fail")
+        } catch {
+            #expect(error.kind == .unknownServer)
+            #expect(error.message.contains("'ghost', 'phantom'") && error.message.contains("nothing was removed"))
+        }
+        #expect(try inventory.servers().map(\.name) == ["a", "b", "c"])
+        #expect(try inventory.removeServers(named: ["c", "a", "c"]) == ["c", "a"])
+        #expect(try inventory.servers().map(\.name) == ["b"])
+    }
+
     @Test func theLastCheckResultOfEveryServerIsAvailableAndOldOnesArePruned() throws {
         let inventory = try Inventory()
         let a = try inventory.addServer(ServerDraft(name: "a", host: "h")).id!
         let b = try inventory.addServer(ServerDraft(name: "b", host: "h")).id!
         for round in 0..<30 {
             try inventory.recordCheckResults([
-                CheckResult(serverId: a, status: round == 29 ? "online" : "timeout", latencyMs: round == 29 ? 2.5 : nil,
+                CheckResult(serverId: a, status: round == 29 ? .online : .timeout, latencyMs: round == 29 ? 2.5 : nil,
                             banner: nil, error: nil, checkedAt: Date(timeIntervalSince1970: Double(round))),
-                CheckResult(serverId: b, status: "refused", latencyMs: nil, banner: nil, error: "connection refused",
+                CheckResult(serverId: b, status: .refused, latencyMs: nil, banner: nil, error: "connection refused",
                             checkedAt: Date(timeIntervalSince1970: Double(round))),
             ])
         }
         let last = try inventory.lastCheckResults()
-        #expect(last[a]?.status == "online" && last[a]?.latencyMs == 2.5)
+        #expect(last[a]?.status == .online && last[a]?.latencyMs == 2.5)
         #expect(last[b]?.error == "connection refused")
         #expect(last[a]?.checkedAt == Date(timeIntervalSince1970: 29))
         #expect(try inventory.checkResults(serverNamed: "a").count == 20)

@@ -8,7 +8,7 @@ import Testing
         #expect(result.warnings.isEmpty)
         #expect(result.items == [
             Interface(name: "eth0", state: .up, mtu: 1500, mac: "00:1a:2b:3c:4d:5e",
-                      ipv4: [IPv4Address(address: "192.0.2.10", prefix: 24)],
+                      ipv4: [IPv4Address(address: "192.0.2.10", prefix: 24, broadcast: "192.0.2.255")],
                       ipv6: [IPv6Address(address: "2001:db8::10", prefix: 64, scope: "global"),
                              IPv6Address(address: "fe80::21a:2bff:fe3c:4d5e", prefix: 64, scope: "link")],
                       rxBytes: 123456, txBytes: 65432),
@@ -22,7 +22,8 @@ import Testing
         let result = try NetParser.interfaces(Fixture.bytes("composed/ifconfig-freebsd.out"))
         #expect(result.format == .ifconfigBSD)
         let em0 = try #require(result.items.first)
-        #expect(em0.ipv4 == [IPv4Address(address: "192.0.2.20", prefix: 24), IPv4Address(address: "192.0.2.21", prefix: 32)])
+        #expect(em0.ipv4 == [IPv4Address(address: "192.0.2.20", prefix: 24, broadcast: "192.0.2.255"),
+                             IPv4Address(address: "192.0.2.21", prefix: 32, broadcast: "192.0.2.21")])
         #expect(em0.ipv6 == [IPv6Address(address: "fe80::a00:27ff:feaa:bbcc", prefix: 64, scope: nil),
                              IPv6Address(address: "2001:db8:20::20", prefix: 64, scope: nil)])
         #expect(em0.mac == "08:00:27:aa:bb:cc")
@@ -86,11 +87,14 @@ import Testing
         let result = try NetParser.routes(Fixture.bytes("composed/ip-route-multipath.out"))
         #expect(result.warnings.isEmpty)
         #expect(result.items == [
-            Route(destination: "0.0.0.0/0", gateway: "192.0.2.1", interface: "eth0", metric: 50, flags: nil),
-            Route(destination: "0.0.0.0/0", gateway: "192.0.2.2", interface: "eth1", metric: 50, flags: nil),
+            Route(destination: "0.0.0.0/0", gateway: "192.0.2.1", interface: "eth0", metric: 50, flags: nil,
+                  proto: "static"),
+            Route(destination: "0.0.0.0/0", gateway: "192.0.2.2", interface: "eth1", metric: 50, flags: nil,
+                  proto: "static"),
             Route(destination: "198.51.100.0/24", gateway: nil, interface: nil, metric: 10, flags: "unreachable"),
             Route(destination: "203.0.113.0/24", gateway: nil, interface: nil, metric: nil, flags: "blackhole"),
-            Route(destination: "192.0.2.0/24", gateway: nil, interface: "eth0", metric: nil, flags: nil),
+            Route(destination: "192.0.2.0/24", gateway: nil, interface: "eth0", metric: nil, flags: nil,
+                  src: "192.0.2.10", proto: "kernel", scope: "link"),
         ])
     }
 

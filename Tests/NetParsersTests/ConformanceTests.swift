@@ -117,9 +117,10 @@ import TestSupport
                 let remotePort = (entry["foreign_port"] ?? entry["peer_port"]) as? String
                 let state = entry["state"] as? String
                 let found = ours.contains { s in
-                    s.proto?.lowercased() == proto && s.local.hasSuffix(":" + port) && s.local.contains(bare)
+                    // jc keeps what the tool printed: compared with the spelling as printed, kept beside ours.
+                    s.protoRaw?.lowercased() == proto && s.local.hasSuffix(":" + port) && s.local.contains(bare)
                         && (remotePort.map { s.remote?.hasSuffix(":" + $0) == true } ?? true)
-                        && (state.map { s.state == $0 } ?? true)
+                        && (state.map { s.stateRaw == $0 } ?? true)
                 }
                 #expect(found, "\(stem): socket \(proto) \(address):\(port) \(state ?? "") not found")
             }

@@ -1,14 +1,15 @@
+import Basics
 import Testing
 @testable import NetParsers
 
 @Suite struct QuickCommandTests {
     @Test func osIsDetectedFromUnameOrVer() {
-        #expect(RemoteOS.detect(fromProbeOutput: "Linux\n") == .linux)
-        #expect(RemoteOS.detect(fromProbeOutput: "FreeBSD\n") == .freebsd)
-        #expect(RemoteOS.detect(fromProbeOutput: "Darwin\n") == .macos)
-        #expect(RemoteOS.detect(fromProbeOutput: "\r\nMicrosoft Windows [Version 10.0.19045.3803]\r\n") == .windows)
-        #expect(RemoteOS.detect(fromProbeOutput: "SunOS\n") == nil)
-        #expect(RemoteOS.detect(fromProbeOutput: "") == nil)
+        #expect(ServerOS.detect(fromProbeOutput: "Linux\n") == .linux)
+        #expect(ServerOS.detect(fromProbeOutput: "FreeBSD\n") == .bsd)
+        #expect(ServerOS.detect(fromProbeOutput: "Darwin\n") == .macos)
+        #expect(ServerOS.detect(fromProbeOutput: "\r\nMicrosoft Windows [Version 10.0.19045.3803]\r\n") == .windows)
+        #expect(ServerOS.detect(fromProbeOutput: "SunOS\n") == nil)
+        #expect(ServerOS.detect(fromProbeOutput: "") == nil)
     }
 
     @Test func linuxInterfacesFallBackFromIPJSONToIfconfig() {
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func everyPlannedCommandHasAReaderForItsKind() {
-        for os in RemoteOS.allCases {
+        for os in ServerOS.detectable {
             for kind in DataKind.allCases {
                 let plan = QuickCommand.plan(for: os, kind: kind)
                 #expect(!plan.isEmpty)

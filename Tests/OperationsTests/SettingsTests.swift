@@ -1,4 +1,4 @@
-import Operations
+@testable import Operations
 import Testing
 
 @Suite struct SettingsTests {
@@ -33,6 +33,36 @@ import Testing
         let settings = Settings(stored: ["fleet.timeout": "soon", "fleet.parallel": " 12 ", "ui.parse": "no"])
         #expect(settings.fleetTimeout == 60 && settings.fleetParallel == 12 && !settings.parse)
         #expect(Settings.number(60) == "60" && Settings.number(2.5) == "2.5")
+    }
+
+    @Test func settingsNamedByKeyAreCheckedAndNormalisedByTheSameTable() throws {
+        #expect(try Settings.storedText(" 30 ", for: "check.interval") == "30")
+        #expect(try Settings.storedText("yes", for: "ui.parse") == "on")
+        #expect(try Settings.storedText("2.50", for: "fleet.timeout") == "2.5")
+        #expect(try Settings.storedText("", for: "mail.recipient") == "")
+        #expect(throws: SettingProblem(kind: .invalidValue, key: "fleet.timeout",
+                                       message: "fleet.timeout cannot be '0': Give seconds from 1 to 86400.")) {
+            try Settings.storedText("0", for: "fleet.timeout")
+        }
+        do {
+            _ = try Settings.storedText("5", for: "timeout")
+            Issue.record("an unknown key should be refused")
+        } catch {
+            #expect(error.kind == .unknownKey)
+            #expect(error.message.contains("Did you mean check.timeout or fleet.timeout?"))
+            for key in Settings.keys { #expect(error.message.contains(key)) }
+        }
+        #expect(Settings.suggestions(for: "fleet.paralel") == ["fleet.parallel"])
+    }
+
+    @Test func entriesShowTheValueInForceTheDefaultAndWhatIsStored() {
+        let entries = Settings.entries(stored: ["fleet.parallel": "8", "fleet.timeout": "soon"])
+        #expect(entries.map(\.key) == Settings.keys)
+        let parallel = entries.first { $0.key == "fleet.parallel" }
+        #expect(parallel?.value == "8" && parallel?.defaultValue == "64" && parallel?.stored == "8")
+        let timeout = entries.first { $0.key == "fleet.timeout" }
+        #expect(timeout?.value == "60" && timeout?.stored == "soon", "an unreadable value leaves the default in force")
+        #expect(entries.first { $0.key == "ui.parse" }?.stored == nil)
     }
 
     @Test func mailSettingsComeFromTheSameTable() {

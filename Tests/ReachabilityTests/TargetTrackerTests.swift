@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 @testable import Reachability
 import Testing

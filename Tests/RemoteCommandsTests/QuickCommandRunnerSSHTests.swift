@@ -20,7 +20,7 @@ import TestSupport
     @Test func detectsLinuxAndReadsInterfacesWithTheFirstCommand() throws {
         let ssh = try session()
         defer { ssh.disconnect() }
-        let output = try QuickCommandRunner(shell: ssh).run(.interfaces, os: nil)
+        let output = try QuickCommandRunner(shell: ssh).run(.interfaces, os: .auto)
         #expect(output.os == .linux && output.osWasDetected)
         #expect(output.command.commandLine == "ip -j addr" && output.skipped.isEmpty)
         guard case .success(.interfaces(let result)) = output.parsed else {

@@ -109,9 +109,19 @@ import Testing
         #expect(shell.ran == QuickCommand.plan(for: .linux, kind: .sockets).map(\.commandLine))
     }
 
-    @Test func storedAndDetectedSystemsMapBothWays() {
-        for os in RemoteOS.allCases { #expect(RemoteOS(os.serverOS) == os) }
-        #expect(RemoteOS(.auto) == nil)
-        #expect(RemoteOS(.bsd) == .freebsd)
+    @Test func autoDetectsTheSystemFirstAndAKnownSystemIsNotProbed() throws {
+        let bsd = FakeShell(["uname -s": .init(stdout: "FreeBSD\n"), "netstat -rn": .init(stdout: "")])
+        let detected = try QuickCommandRunner(shell: bsd).run(.routes, os: .auto)
+        #expect(bsd.ran == ["uname -s", "netstat -rn"])
+        #expect(detected.os == .bsd && detected.osWasDetected)
+
+        let stored = FakeShell(["netstat -rn": .init(stdout: "")])
+        let given = try QuickCommandRunner(shell: stored).run(.routes, os: .macos)
+        #expect(stored.ran == ["netstat -rn"])
+        #expect(given.os == .macos && !given.osWasDetected)
+    }
+
+    @Test func autoHasNoPlanOfItsOwn() {
+        for kind in DataKind.allCases { #expect(QuickCommand.plan(for: .auto, kind: kind).isEmpty) }
     }
 }

@@ -276,6 +276,58 @@ extension SessionShell {
         #expect(r.notices.first?.text == "The shell had ended (killed by KILL): a new one started; cd, variables, "
                 + "aliases are reset", "\(r.notices)")
     }
+
+    /// The shell's channel is kept in the session's handle: once the session is closed (libssh2 freed the channel
+    /// with it), a command and a close say `disconnected` or do nothing, and never touch the freed channel.
+    @Test func aShellUsedAfterItsSessionClosedSaysDisconnected() throws {
+        let s = try TestServers.require()
+        let shell = try open(s)
+        _ = try shell.collect("cd /tmp")
+        shell.session.disconnect()
+        #expect(sshError { _ = try shell.collect("pwd") }?.kind == .disconnected)
+        shell.close()
+        #expect(sshError { _ = try shell.collect("pwd") }?.kind == .disconnected)
+        #expect(shell.directory == "/tmp")
+    }
+
+    /// The shell ends with the `SessionShell` that owns it; the connection stays for its other users.
+    @Test func droppingTheSessionShellEndsTheRemoteShellAndKeepsTheConnection() throws {
+        let s = try TestServers.require()
+        let session = try connect(s)
+        var shell: SessionShell? = SessionShell(session: session)
+        #expect(try shell?.start() == .persistent)
+        let pid = try #require(shell?.shellPID)
+        shell = nil
+        var gone = false
+        for _ in 0..<40 where !gone {
+            gone = kill(pid_t(pid), 0) != 0
+            if !gone { usleep(50_000) }
+        }
+        #expect(gone, "the shell still runs")
+        #expect(try session.capture("echo still").stdout == Array("still\n".utf8))
+    }
+
+    /// Commands from two threads take turns in the one shell (the session's lock): each gets its own output and
+    /// status, and the shell's state stays one.
+    @Test func commandsFromTwoThreadsTakeTurnsInTheOneShell() throws {
+        let s = try TestServers.require()
+        let shell = try open(s)
+        let wrong = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for i in 0..<15 {
+                do {
+                    let r = try shell.collect("N=\(thread)-\(i); echo $N; (exit \(i))")
+                    if r.stdout != "\(thread)-\(i)\n" || r.exit.status != Int32(i) {
+                        wrong.withLock { $0.append("\(thread)-\(i): \(r.stdout) \(r.exit)") }
+                    }
+                } catch {
+                    wrong.withLock { $0.append("\(thread)-\(i): \(error)") }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 })")
+        #expect(try shell.collect("echo ${N%-*}-${N#*-}").stdout.hasSuffix("-14\n"))
+    }
 }
 
 /// Servers without a usable shell, and a login shell that is dash: extra sshd instances of the harness.

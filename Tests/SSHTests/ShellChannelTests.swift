@@ -46,4 +46,31 @@ import TestSupport
         // The session outlives its shell.
         #expect(try session.capture("echo ok").stdout == Array("ok\n".utf8))
     }
+
+    /// The channel lives inside its session's lock: once the shell or the whole session is closed, using the
+    /// shell is a `disconnected` error, never a call on a channel libssh2 has freed.
+    @Test func aClosedShellOrSessionRefusesFurtherUse() throws {
+        let s = try TestServers.require()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { buffer.deallocate() }
+        let session = try connect(s)
+        let shell = try ShellChannel(session: session, term: "xterm", cols: 80, rows: 24)
+        _ = shell.close(graceful: false)
+        #expect(shell.close() == CommandExit(status: nil, signal: nil), "a second close is a no-op")
+        #expect(throws: SSHError.self) { try shell.read(into: buffer) }
+        #expect(!shell.hasBufferedData)
+        #expect(try session.capture("echo still").stdout == Array("still\n".utf8))
+
+        let orphan = try ShellChannel(session: session, term: "xterm", cols: 80, rows: 24)
+        session.disconnect()
+        for attempt in [
+            { _ = try orphan.read(into: buffer) },
+            { _ = try [UInt8(0x78)].withUnsafeBytes { try orphan.write($0) } },
+            { try orphan.resize(cols: 100, rows: 30) },
+            { _ = try orphan.wait(localDescriptors: [], timeout: 0) },
+        ] as [() throws -> Void] {
+            #expect { try attempt() } throws: { ($0 as? SSHError)?.kind == .disconnected }
+        }
+        #expect(orphan.close() == CommandExit(status: nil, signal: nil))
+    }
 }

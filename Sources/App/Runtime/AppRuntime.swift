@@ -1,3 +1,4 @@
+import Basics
 import AppCore
 import Foundation
 import Inventory
@@ -55,7 +56,7 @@ final class AppRuntime {
         do {
             outcome = try terminal.suspend { effects.handOver(handoff) }
         } catch {
-            state.notice = "The terminal could not be handed over: \(error)"
+            state.notice = "The terminal could not be handed over: \(UserFacing.sentence(error))"
             return
         }
         dispatch(.handedBack(outcome))

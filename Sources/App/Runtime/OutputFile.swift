@@ -1,3 +1,4 @@
+import Basics
 import Inventory
 import Operations
 import Foundation
@@ -28,8 +29,7 @@ enum OutputFile {
         return full
     }
 
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: UserFacingError {
         var message: String
-        var description: String { message }
     }
 }

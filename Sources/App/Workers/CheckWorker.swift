@@ -26,12 +26,12 @@ final class CheckWorker: Sendable {
         do throws(ReachabilityError) {
             let checker = try Checker(options: Checker.Options(timeout: timeout))
             let outcomes = try checker.check(list) { [self] outcome in
-                post(.checkResult(serverId: ids[outcome.index], status: outcome.status.rawValue,
+                post(.checkResult(serverId: ids[outcome.index], status: outcome.status,
                                   latencyMs: outcome.latencyMs, at: Date()))
             }
             let now = Date()
             let results = outcomes.map {
-                CheckResult(serverId: ids[$0.index], status: $0.status.rawValue, latencyMs: $0.latencyMs,
+                CheckResult(serverId: ids[$0.index], status: $0.status, latencyMs: $0.latencyMs,
                             banner: $0.banner, error: $0.error, checkedAt: now)
             }
             var failure: String?

@@ -1,3 +1,4 @@
+import Basics
 import AppCore
 import Foundation
 import Mail
@@ -44,7 +45,7 @@ final class MailWorker: Sendable {
             do {
                 post(.mailRetried(try delivery(sendmail).retryPending(), error: nil))
             } catch {
-                post(.mailRetried([], error: "\(error)"))
+                post(.mailRetried([], error: UserFacing.sentence(error)))
             }
         }
     }
@@ -56,7 +57,7 @@ final class MailWorker: Sendable {
                 _ = try OutputFile.save(bytes, to: path, home: home)
                 post(.outputSaved(path: path, error: nil))
             } catch {
-                post(.outputSaved(path: path, error: "\(error)"))
+                post(.outputSaved(path: path, error: UserFacing.sentence(error)))
             }
         }
     }

@@ -11,14 +11,15 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
     /// `(address), banner, host key SHA256:…`, for the log.
     var logDescription: String { get }
     /// Opens the persistent shell the session screen's commands run in, or settles on one channel per command;
-    /// throws only when the connection failed or `cancel` fired.
-    func startShell(cancel: Cancellation?) throws(SSHError) -> ShellMode
+    /// throws only when the connection failed or `cancel` fired. `SessionShell.start` itself.
+    func start(cancel: Cancellation?) throws(SSHError) -> ShellMode
     /// Runs a command typed on the session screen — in the persistent shell when there is one, else on a new
-    /// channel — streaming its output, until it ends or `cancel` stops it. `notice` hears when the shell was replaced
-    /// (its state lost) or the mode changed.
-    func execute(_ command: String, cancel: Cancellation?,
-                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
-                 notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit
+    /// channel — streaming its output, until it ends or `cancel` stops it (then stopped on the server as `stop`
+    /// says). `notice` hears when the shell was replaced (its state lost) or the mode changed. `SessionShell.run`
+    /// itself: the worker calls SSH with nothing in between.
+    func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+             output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
+             notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit
     func keepalive() throws(SSHError)
     func disconnect()
     /// The interactive shell in the real terminal (curses suspended), until it ends.
@@ -51,14 +52,6 @@ extension SessionShell: OpenSession {
     public func capture(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?)
         throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8], exit: CommandExit) {
         try session.capture(command, input: input, timeout: timeout, cancel: cancel)
-    }
-
-    func startShell(cancel: Cancellation?) throws(SSHError) -> ShellMode { try start(cancel: cancel) }
-
-    func execute(_ command: String, cancel: Cancellation?,
-                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
-                 notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit {
-        try run(command, timeout: nil, cancel: cancel, output: output, notice: notice)
     }
 
     func keepalive() throws(SSHError) { try session.keepalive() }

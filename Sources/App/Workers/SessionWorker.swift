@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import AppCore
 import InteractiveShell
@@ -97,7 +98,7 @@ final class SessionWorker: Sendable {
                     post(.connectFailed("Cancelled."))
                     return
                 }
-                var os: RemoteOS?
+                var os: ServerOS?
                 if target.os == .auto {
                     post(.connectStage("Detecting the operating system"))
                     os = try? QuickCommandRunner(shell: opened, timeout: 10, cancel: cancel).detectOS()
@@ -107,7 +108,7 @@ final class SessionWorker: Sendable {
                           + opened.loginMethod.description)
                 post(.connected(os: os, auth: opened.loginMethod, at: Date()))
                 // On the queue before any command: the first one waits for the shell (or its fallback).
-                let mode = try opened.startShell(cancel: cancel)
+                let mode = try opened.start(cancel: cancel)
                 log.write("session shell: \(Self.describe(mode))")
                 post(.shellMode(mode, notice: Self.startNotice(mode)))
             } catch where shared.withLock({ $0.session }) != nil {
@@ -162,7 +163,8 @@ final class SessionWorker: Sendable {
     /// ended and was replaced, the mode changed) is said after the command's result.
     func run(id: Int, command: String) {
         onSession(id: id) { [self] session, cancel, notices throws(SSHError) in
-            let exit = try session.execute(command, cancel: cancel, output: { [self] _, bytes in
+            let exit = try session.run(command, timeout: nil, cancel: cancel, stop: .standard, output: {
+                [self] _, bytes in
                 post(.output(id: id, bytes: Array(bytes)))
             }, notice: { notice in
                 notices.append(notice)
@@ -172,7 +174,7 @@ final class SessionWorker: Sendable {
     }
 
     /// Runs the quick command's plan (RemoteCommands: fallbacks on missing, failing or unreadable commands).
-    func runQuick(id: Int, kind: DataKind, os: RemoteOS?) {
+    func runQuick(id: Int, kind: DataKind, os: ServerOS) {
         onSession(id: id) { [self] session, cancel, _ throws(SSHError) in
             let output: QuickCommandOutput
             do throws(RemoteCommandsError) {
@@ -194,7 +196,7 @@ final class SessionWorker: Sendable {
             return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: items.table, error: nil)
         case .failure(let error):
             return QuickResult(kind: output.kind, commandLine: output.command.commandLine, table: nil,
-                               error: "could not read the output as a table (\(error)); F5 shows it raw")
+                               error: "could not read the output as a table (\(error.message)); F5 shows it raw")
         }
     }
 

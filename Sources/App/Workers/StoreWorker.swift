@@ -1,4 +1,5 @@
 import AppCore
+import Basics
 import Foundation
 import Inventory
 

@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Inventory
 import Mail
@@ -42,7 +43,7 @@ extension Effect {
     static let cancelConnect = Effect.work(.cancelConnect)
     static func answer(id: Int, _ answer: PromptAnswer) -> Effect { .work(.answer(id: id, answer)) }
     static func run(id: Int, command: String) -> Effect { .work(.run(id: id, command: command)) }
-    static func runQuick(id: Int, kind: DataKind, os: RemoteOS?) -> Effect {
+    static func runQuick(id: Int, kind: DataKind, os: ServerOS) -> Effect {
         .work(.runQuick(id: id, kind: kind, os: os))
     }
     static let cancelCommand = Effect.work(.cancelCommand)

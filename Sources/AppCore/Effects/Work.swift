@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Inventory
 import Mail
@@ -27,7 +28,7 @@ package enum Work: Sendable, Equatable {
     case cancelConnect
     case answer(id: Int, PromptAnswer)
     case run(id: Int, command: String)
-    case runQuick(id: Int, kind: DataKind, os: RemoteOS?)
+    case runQuick(id: Int, kind: DataKind, os: ServerOS)
     case cancelCommand
     case disconnect
     /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.

@@ -16,7 +16,7 @@ enum HelpOverlay {
     }
 
     /// The sections of `screen`'s help.
-    static func sections(_ screen: Screen, summary: SummaryState? = nil) -> [Section] {
+    static func sections(_ screen: Screen.Kind, summary: SummaryState? = nil) -> [Section] {
         let dialog = Section("In a dialog:", DialogAction.table, notes: DialogAction.notes)
         let help = Section("In this help:", HelpAction.table)
         switch screen {
@@ -50,7 +50,7 @@ enum HelpOverlay {
     /// The help's lines: the screen's keys, then each titled section after a blank line.
     static func lines(_ state: AppState) -> [Line] {
         var lines: [Line] = []
-        for section in sections(state.screen, summary: state.summary) {
+        for section in sections(state.screen.kind, summary: state.summary) {
             let width = section.items.map { DisplayWidth.of($0.keys) }.max() ?? 0
             if let title = section.title {
                 lines += [Line(keys: "", description: "", keyWidth: 0), Line(keys: "", description: title, keyWidth: 0)]

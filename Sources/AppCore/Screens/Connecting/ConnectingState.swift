@@ -2,12 +2,11 @@ import Foundation
 import Operations
 import TUIKit
 
-/// A connection being made: what to, the stage reached, and where to go back to if it fails.
+/// A connection being made: what to and the stage reached (if it fails, the Servers screen comes back).
 struct ConnectingState: Sendable, Equatable {
     var target: ConnectionProfile
     var stage: String
     var startedAt: Date
-    var returnTo: Screen
     /// Open an interactive shell as soon as the session is up (the servers screen's shell key).
     var openShell = false
     /// The server's pre-login banner, sanitised, one entry per line (empty: none).

@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Operations
 import Foundation
@@ -7,26 +8,23 @@ import RemoteCommands
 
 /// Connecting: starting a connection, its stages, and how it ends (a session, or a dialog saying why not).
 extension Update {
-    static func connect(_ state: inout AppState, _ target: ConnectionProfile, returnTo: Screen? = nil,
-                        openShell: Bool = false) -> [Effect] {
-        state.connecting = ConnectingState(target: target, stage: "Starting", startedAt: state.now,
-                                           returnTo: returnTo ?? state.screen, openShell: openShell)
-        state.screen = .connecting
+    static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false) -> [Effect] {
+        state.show(.connecting(ConnectingState(target: target, stage: "Starting", startedAt: state.now,
+                                               openShell: openShell)))
         state.notice = nil
         return [.connect(target, knownHosts: state.settings.knownHosts)]
     }
 
     static func connectingKey(_ state: inout AppState, _ action: ConnectingAction?) -> [Effect] {
         guard action == .cancel else { return [] }
-        state.connecting?.stage = "Cancelling…"
+        state.changeConnecting { $0.stage = "Cancelling…" }
         return [.cancelConnect]
     }
 
+    /// The connection failed: back to the servers, with a dialog saying why.
     static func connectFailed(_ state: inout AppState, _ reason: String) -> [Effect] {
         let target = state.connecting?.target
-        state.screen = state.connecting?.returnTo ?? .servers
-        if state.screen == .connecting || state.screen == .form { state.screen = .servers }
-        state.connecting = nil
+        if target != nil { state.show(.servers) }
         state.prompt = nil
         state.dialog = DialogState(
             purpose: .notice, title: "Could not connect",
@@ -35,23 +33,22 @@ extension Update {
         return []
     }
 
-    static func connected(_ state: inout AppState, os: RemoteOS?, auth: LoginMethod?, at: Date) -> [Effect] {
+    static func connected(_ state: inout AppState, os: ServerOS?, auth: LoginMethod?, at: Date) -> [Effect] {
         guard let connecting = state.connecting else { return [.disconnect] }
         let target = connecting.target
-        let osText = os?.rawValue ?? (target.os == .auto ? "unknown OS" : target.os.rawValue)
+        let known = os ?? target.os
+        let osText = known == .auto ? "unknown OS" : known.rawValue
         var session = SessionState(target: target, title: target.label(localUser: state.localUser), os: osText,
                                    connectedAt: at, scrollbackLines: state.settings.scrollback,
                                    parse: state.settings.parse)
-        session.remoteOS = os ?? RemoteOS(target.os)
+        session.remoteOS = known
         session.authUsed = auth
         session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
         var shell: [Effect] = []
         if connecting.openShell { shell = openShell(&session, closeAfter: true) }
-        state.session = session
-        state.connecting = nil
-        state.screen = .session
+        state.show(.session(session))
         state.now = max(state.now, at)
         guard let name = target.name else { return shell }
-        return [.recordConnection(name: name, os: os.map(\.serverOS)), .loadHistory(name)] + shell
+        return [.recordConnection(name: name, os: os), .loadHistory(name)] + shell
     }
 }

@@ -2,8 +2,7 @@ import TUIKit
 
 /// A spinner with the stage the connection has reached.
 enum ConnectingView {
-    static func render(_ state: AppState, into buffer: inout Buffer) {
-        guard let connecting = state.connecting else { return }
+    static func render(_ connecting: ConnectingState, _ state: AppState, into buffer: inout Buffer) {
         let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
         let label = "Connecting to \(connecting.target.label(localUser: state.localUser)): \(connecting.stage)"
         var area = buffer.area.centered(width: min(buffer.size.width - 2, DisplayWidth.of(label) + 2), height: 1)

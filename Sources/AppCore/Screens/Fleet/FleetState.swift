@@ -2,15 +2,16 @@ import Fleet
 import Foundation
 import TUIKit
 
-/// Fleet commands in the interface: the servers marked on the Servers screen, the command being typed, and the run
-/// whose results the Fleet screen shows.
+/// Fleet commands in the interface, what outlives the Fleet screen: the servers marked on the Servers screen, the
+/// command being typed, and the last run once its screen was left (the run shown is the screen's, `Screen.fleet`).
 struct FleetState: Sendable {
     /// Names of the marked servers (kept by name, so a reload or a filter does not lose them).
     var marked: Set<String> = []
     /// The servers the typed command will run on.
     var pendingNames: [String] = []
-    /// The current (or last) run.
-    var run: FleetRun?
+    /// The last run after its screen was left: still stopping in the background (its late results land here), or
+    /// finished. A new run replaces it.
+    var lastRun: FleetRun?
     /// Ids for runs, so late results of an older run are ignored.
     var nextRunId = 1
 }

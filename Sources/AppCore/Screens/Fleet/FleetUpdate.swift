@@ -80,18 +80,24 @@ extension Update {
         guard !servers.isEmpty else { return [] }
         let id = state.fleet.nextRunId
         state.fleet.nextRunId += 1
-        state.fleet.run = FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)
-        state.screen = .fleet
+        state.fleet.lastRun = nil
+        state.show(.fleet(FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)))
         return [.runFleet(id: id, targets: servers.map(ConnectionProfile.init(server:)), command: command,
                           knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
                           timeout: state.settings.fleetTimeout, password: password)]
     }
 
     static func fleetKey(_ state: inout AppState, _ action: FleetAction?) -> [Effect] {
-        guard var run = state.fleet.run else {
-            state.screen = .servers
-            return []
-        }
+        // The run is changed in place; leaving its screen happens once it is back in the state.
+        let (effects, leave) = state.withFleetRun { run, state in fleetKey(&run, &state, action) } ?? ([], false)
+        if leave { state.show(.servers) }
+        return effects
+    }
+
+    /// A key on the Fleet screen; `leave` when it goes back to the servers.
+    private static func fleetKey(_ run: inout FleetRun, _ state: inout AppState, _ action: FleetAction?)
+        -> (effects: [Effect], leave: Bool)
+    {
         let layout = ScreenLayout.fleet(state.size, servers: run.results.count)
         if run.detail != nil {
             // One server's full output: scroll it; Esc or Enter goes back to the results.
@@ -103,12 +109,12 @@ extension Update {
             case .help: state.showHelp = true
             default: scroll(&run.detailView, in: run.detailText, action, rows: rows, columns: layout.detail.width)
             }
-            state.fleet.run = run
-            return []
+            return ([], false)
         }
         let count = run.results.count
         let rows = layout.output.height
         var effects: [Effect] = []
+        var leave = false
         switch action {
         case .up: run.list.selectPrevious(count: count)
         case .down: run.list.selectNext(count: count)
@@ -125,7 +131,7 @@ extension Update {
                 state.notice = "Stopping the servers still running… (Esc again: back to the servers now)"
                 effects = [.cancelFleet]
             } else {
-                state.screen = .servers
+                leave = true
             }
         case .pageUp, .pageDown, .top, .bottom, .left, .right:
             scroll(&run.groupedView, in: run.grouped, action, rows: rows, columns: layout.output.width)
@@ -143,8 +149,7 @@ extension Update {
         case nil: break
         }
         run.list.scrollToSelection(visibleRows: max(1, layout.table.height - 1), count: count)
-        state.fleet.run = run
-        return effects
+        return (effects, leave)
     }
 }
 

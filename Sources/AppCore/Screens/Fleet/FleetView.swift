@@ -5,8 +5,7 @@ import TUIKit
 /// The results of a fleet run: one row per server (status, exit status, time), then the output grouped so identical
 /// outputs show once with their servers; Enter shows one server's full output. Remote text is sanitised.
 enum FleetView {
-    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
-        guard let run = state.fleet.run else { return nil }
+    static func render(_ run: FleetRun, _ state: AppState, into buffer: inout Buffer) -> Point? {
         let layout = ScreenLayout.fleet(buffer.size, servers: run.results.count)
         let done = run.results.filter { $0.status.isFinal }.count
         let elapsed = (run.finishedAt ?? state.now).timeIntervalSince(run.startedAt)

@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Foundation
 import Inventory
@@ -14,17 +15,16 @@ extension Update {
         case .previous: form.focus = (form.focus + form.fields.count - 1) % form.fields.count
         case .help: state.showHelp = true
         case .cancel:
-            state.form = nil
-            state.screen = .servers
+            state.show(.servers)
             return []
         case .save:
-            state.form = form
+            state.show(.form(form))
             return save(&state)
         case nil:
             _ = form.fields[form.focus].input.handle(key)
             form.fields[form.focus].error = nil
         }
-        state.form = form
+        state.show(.form(form))
         return []
     }
 
@@ -36,7 +36,7 @@ extension Update {
         switch form.purpose {
         case .addServer, .editServer:
             let draft = validateServer(&form)
-            state.form = form
+            state.show(.form(form))
             guard let draft else { return [] }
             if case .editServer(let name) = form.purpose { return [.saveServer(draft, replacing: name)] }
             return [.saveServer(draft, replacing: nil)]
@@ -44,7 +44,7 @@ extension Update {
             let text = form.text("dest").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else {
                 form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222.")
-                state.form = form
+                state.show(.form(form))
                 return []
             }
             let destination: Destination
@@ -52,12 +52,11 @@ extension Update {
                 destination = try Destination(parsing: text)
             } catch {
                 form.setError("dest", error.message)
-                state.form = form
+                state.show(.form(form))
                 return []
             }
-            state.form = nil
             return connect(&state, ConnectionProfile(host: destination.host, port: destination.port ?? 22,
-                                                 user: destination.user), returnTo: .servers)
+                                                     user: destination.user))
         case .settings:
             var settings = state.settings
             for field in form.fields {
@@ -67,12 +66,11 @@ extension Update {
             }
             if let bad = form.fields.firstIndex(where: { $0.error != nil }) {
                 form.focus = bad
-                state.form = form
+                state.show(.form(form))
                 return []
             }
             state.settings = settings
-            state.form = nil
-            state.screen = .servers
+            state.show(.servers)
             return [.saveSettings(settings.stored)]
         }
     }

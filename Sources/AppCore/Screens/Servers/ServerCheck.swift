@@ -1,9 +1,10 @@
+import Basics
 import Foundation
 
 /// The last known reachability of a saved server, as the Servers screen shows it.
 struct ServerCheck: Sendable, Equatable {
-    /// Reachability's status (`online`, `refused`, `timeout`, …), or `checking` while a check runs.
-    var status: String
+    /// What the last check found.
+    var status: CheckStatus
     var latencyMs: Double?
     var checkedAt: Date?
 }

@@ -1,3 +1,4 @@
+import Basics
 import Operations
 import Foundation
 import Inventory
@@ -27,19 +28,12 @@ extension Update {
         case .clearFilter: break
         case .help: state.showHelp = true
         case .quit: state.shouldQuit = true
-        case .add:
-            state.form = .server(nil)
-            state.screen = .form
+        case .add: state.show(.form(.server(nil)))
         case .edit:
             guard let server = state.selectedServer else { return [] }
-            state.form = .server(server)
-            state.screen = .form
-        case .settings:
-            state.form = .settings(state.settings)
-            state.screen = .form
-        case .quickConnect:
-            state.form = .quickConnect
-            state.screen = .form
+            state.show(.form(.server(server)))
+        case .settings: state.show(.form(.settings(state.settings)))
+        case .quickConnect: state.show(.form(.quickConnect))
         case .delete:
             guard let server = state.selectedServer else { return [] }
             state.dialog = DialogState(purpose: .confirmDelete(server.name), title: "Delete server",
@@ -92,13 +86,13 @@ extension Update {
     }
 
     static func periodicCheck(_ state: inout AppState) -> [Effect] {
-        guard state.screen == .servers, state.checking == nil, state.settings.checkInterval > 0,
+        guard state.screen.kind == .servers, state.checking == nil, state.settings.checkInterval > 0,
               let last = state.lastCheckAt,
               state.now.timeIntervalSince(last) >= Double(state.settings.checkInterval) else { return [] }
         return startCheck(&state)
     }
 
-    static func checkResult(_ state: inout AppState, id: Int64, status: String, latencyMs: Double?, at: Date) {
+    static func checkResult(_ state: inout AppState, id: Int64, status: CheckStatus, latencyMs: Double?, at: Date) {
         state.checks[id] = ServerCheck(status: status, latencyMs: latencyMs, checkedAt: at)
         state.checking?.done += 1
     }
@@ -107,10 +101,10 @@ extension Update {
         let total = state.checking?.total ?? 0
         state.checking = nil
         state.lastCheckAt = at
-        let online = state.checks.values.filter { $0.status == "online" }.count
+        let online = state.checks.values.filter { $0.status == .online }.count
         // The line is about the servers screen: a check that ends while a session is open (it was started before
         // connecting) must not cover the session's own status, such as a finished command's exit.
-        guard state.screen == .servers else { return }
+        guard state.screen.kind == .servers else { return }
         state.notice = error ?? "Checked \(total) server\(total == 1 ? "" : "s"): \(online) online."
     }
 
@@ -139,9 +133,9 @@ extension Update {
         return effects
     }
 
+    /// The form's server was saved: the form closes (if it is still shown; by now the person may have gone on).
     static func serverSaved(_ state: inout AppState, _ name: String) -> [Effect] {
-        state.form = nil
-        state.screen = .servers
+        if state.screen.kind == .form { state.show(.servers) }
         state.notice = "Saved \(name)."
         return [.load]
     }

@@ -1,10 +1,11 @@
+import Basics
 import Foundation
 import NetParsers
 import SSH
 import TUIKit
 
-/// The running command's results arriving in the session. Each changes the session in place
-/// (`state.session?.receive(…)`): the scrollback ring is never copied per message.
+/// The running command's results arriving in the session. `Update` hands each to the session in place
+/// (`state.withSession { session, _ in session.receive(…) }`): the scrollback ring is never copied per message.
 extension SessionState {
     /// A chunk of the running command's output: kept raw for mail, save and pipe (`capture`), and sanitised into
     /// the scrollback. Output of any other command is dropped.
@@ -17,17 +18,19 @@ extension SessionState {
         if !text.isEmpty { atLineStart = text.hasSuffix("\n") }
     }
 
-    /// The running command ended with an exit status (or a signal); false when `id` is not the running command.
-    mutating func commandFinished(id: Int, status: Int32?, signal: String?, at: Date) -> Bool {
-        guard let running, running.id == id else { return false }
+    /// The running command ended with an exit status (or a signal): its result line, and the command (not a quick
+    /// one) into the saved server's history. Nothing when `id` is not the running command.
+    mutating func commandFinished(id: Int, status: Int32?, signal: String?, at: Date) -> [Effect] {
+        guard let running, running.id == id else { return [] }
         startCapture(running)
         capture?.finishedAt = at
         capture?.status = status
         capture?.signal = signal
         let result = (signal.map { "killed by \($0)" } ?? "exit \(status.map(String.init) ?? "?")")
-            + " · " + Update.duration(at.timeIntervalSince(running.startedAt))
+            + " · " + DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
         finishCommand(result: result)
-        return true
+        guard let name = target.name, running.quick == nil else { return [] }
+        return [.appendHistory(server: name, command: running.command, status: status.map(Int.init))]
     }
 
     /// The running command failed without a status (connection lost, cancelled); false when `id` is not it.
@@ -36,7 +39,8 @@ extension SessionState {
         startCapture(running)
         capture?.finishedAt = at
         capture?.failure = message
-        finishCommand(result: message + " · " + Update.duration(at.timeIntervalSince(running.startedAt)))
+        let took = DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
+        finishCommand(result: message + " · " + took)
         return true
     }
 
@@ -49,7 +53,7 @@ extension SessionState {
         // The quick-command runner keeps the first command that answered; one that failed gives an error.
         capture?.status = result.error == nil ? 0 : nil
         capture?.failure = result.error
-        let took = Update.duration(at.timeIntervalSince(running.startedAt))
+        let took = DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
         let note = result.error.map { " · \($0)" } ?? ""
         finishCommand(result: "\(result.commandLine) · \(took)" + note)
         quick = result

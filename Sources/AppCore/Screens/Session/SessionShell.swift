@@ -1,3 +1,4 @@
+import Basics
 import InteractiveShell
 
 /// Work handed the terminal (the interactive shell, a pipe into a local command): opening the shell on the session
@@ -26,8 +27,10 @@ extension Update {
     /// The shell ended: the summary (connection time, how it ended, exit status), then back where the person
     /// was — the session it was opened from, unless that session is gone with it, else the servers.
     static func shellEnded(_ state: inout AppState, _ outcome: ShellOutcome) -> [Effect] {
-        // The title and flag only: a copy of the session would share (and then copy) its scrollback.
-        guard let title = state.session?.title, let closeAfterShell = state.session?.closeAfterShell else { return [] }
+        // The title and flag only: a copy of the session held here would make the line added below copy the
+        // scrollback.
+        guard state.screen.kind == .session, let title = state.session?.title,
+              let closeAfterShell = state.session?.closeAfterShell else { return [] }
         let how = outcome.sentence(host: title)
         var status: String?
         if case .exited(let exit) = outcome.end {
@@ -35,21 +38,22 @@ extension Update {
         }
         let ends = closeAfterShell || outcome.connectionLost
         let seconds = max(0, Int(outcome.duration.rounded()))
-        state.summary = SummaryState(title: title, seconds: seconds, commands: 0,
-                                     reason: outcome.connectionLost ? how : nil, unsaved: nil,
-                                     shell: ShellSummary(how: how, exitStatus: status, sessionEnded: ends),
-                                     returnTo: ends ? .servers : .session)
-        state.screen = .summary
+        var summary = SummaryState(title: title, seconds: seconds, commands: 0,
+                                   reason: outcome.connectionLost ? how : nil, unsaved: nil,
+                                   shell: ShellSummary(how: how, exitStatus: status, sessionEnded: ends))
         // What the status line said before the shell (a pipe's result, a mail sent) is old news now.
         state.notice = nil
-        if ends {
-            state.session = nil
-            return [.disconnect]
+        if !ends {
+            let result = status.map { "exit \($0)" } ?? how
+            state.withSession { session, _ in
+                let took = DurationText.text(outcome.duration, .precise)
+                session.scrollback.appendLine("[shell · \(result) · \(took)]")
+                session.atLineStart = true
+            }
+            // The session stays open under the summary, which leads back to it.
+            summary.session = state.session
         }
-        let result = status.map { "exit \($0)" } ?? how
-        // In place: the scrollback is not copied.
-        state.session?.scrollback.appendLine("[shell · \(result) · \(duration(outcome.duration))]")
-        state.session?.atLineStart = true
-        return []
+        state.show(.summary(summary))
+        return ends ? [.disconnect] : []
     }
 }

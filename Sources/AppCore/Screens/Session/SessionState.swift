@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Operations
 import Foundation
@@ -34,7 +35,9 @@ struct SessionState: Sendable {
     var commandsRun = 0
     /// `exit 0 · 0.12 s` for the last command.
     var lastResult: String?
-    var remoteOS: RemoteOS?
+    /// The server's system as known now: detected on connecting or stored; `auto` when neither (each quick command
+    /// then detects it).
+    var remoteOS: ServerOS = .auto
     var quick: QuickResult?
     var showParsed: Bool
     var table = ListState()

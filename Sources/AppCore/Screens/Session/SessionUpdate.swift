@@ -1,3 +1,4 @@
+import Basics
 import SSH
 import Foundation
 import Inventory
@@ -7,15 +8,22 @@ import TUIKit
 /// The session's keys (the command line, history, scrolling, quick commands, search) and how a session ends.
 extension Update {
     static func sessionKey(_ state: inout AppState, _ action: SessionAction?, _ key: Key) -> [Effect] {
-        guard let running = state.session.map({ $0.running != nil }) else { return [] }
-        if let effects = openOutputTool(&state, action) { return effects }
-        if action == .end {
+        switch action {
+        case .end?:
+            let running = state.session?.running != nil
             return (running ? [.cancelCommand] : []) + endSession(&state, reason: nil)
+        case .mail?, .save?, .pipe?, .retryMail?:
+            // The output tools (OutputTools/); nil: `|` on a command line being typed is typed.
+            if let effects = openOutputTool(&state, action) { return effects }
+        default: break
         }
-        // The session is taken out of the state while the key changes it, so its scrollback is never copied.
-        guard var session = state.session else { return [] }
-        state.session = nil
-        defer { state.session = session }
+        // The session is changed in place: its scrollback is never copied.
+        return state.withSession { session, state in sessionKey(&session, &state, action, key) } ?? []
+    }
+
+    /// A key the session itself takes (the command line, history, scrolling, quick commands, search).
+    private static func sessionKey(_ session: inout SessionState, _ state: inout AppState, _ action: SessionAction?,
+                                   _ key: Key) -> [Effect] {
         let rows = ScreenLayout.outputRows(state.size)
         if session.search != nil,
            searchKey(&session, SearchAction.table.action(for: key), action, key, rows: rows, width: state.size.width) {
@@ -151,21 +159,12 @@ extension Update {
         }
     }
 
-    /// The running command ended: its result line, and the command into the server's history.
-    static func commandFinished(_ state: inout AppState, id: Int, status: Int32?, signal: String?, at: Date)
-        -> [Effect]
-    {
-        guard let running = state.session?.running,
-              state.session?.commandFinished(id: id, status: status, signal: signal, at: at) == true,
-              let name = state.session?.target.name, running.quick == nil else { return [] }
-        return [.appendHistory(server: name, command: running.command, status: status.map(Int.init))]
-    }
-
     /// The running command failed; when the connection went with it, the session ends.
     static func commandFailed(_ state: inout AppState, id: Int, message: String, connectionLost: Bool, at: Date)
         -> [Effect]
     {
-        guard state.session?.commandFailed(id: id, message: message, at: at) == true, connectionLost else { return [] }
+        guard state.withSession({ session, _ in session.commandFailed(id: id, message: message, at: at) }) == true,
+              connectionLost else { return [] }
         state.now = max(state.now, at)
         return endSession(&state, reason: message)
     }
@@ -175,10 +174,8 @@ extension Update {
         let seconds = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
         var unsaved: ServerDraft?
         if session.target.name == nil { unsaved = draft(for: session) }
-        state.summary = SummaryState(title: session.title, seconds: seconds, commands: session.commandsRun,
-                                     reason: reason, unsaved: unsaved)
-        state.session = nil
-        state.screen = .summary
+        state.show(.summary(SummaryState(title: session.title, seconds: seconds, commands: session.commandsRun,
+                                         reason: reason, unsaved: unsaved)))
         return [.disconnect]
     }
 
@@ -195,12 +192,15 @@ extension Update {
         case .agent?, .none?, nil: auth = .agent
         }
         return ServerDraft(name: target.host, host: target.host, port: target.port, user: target.user, auth: auth,
-                           keyPath: keyPath, os: session.remoteOS?.serverOS ?? target.os, tags: [], note: "")
+                           keyPath: keyPath, os: session.remoteOS, tags: [], note: "")
     }
 
     static func scrollOutput(_ state: inout AppState, by lines: Int) {
-        guard var session = state.session else { return }
         let rows = ScreenLayout.outputRows(state.size)
+        state.withSession { session, _ in scrollOutput(&session, by: lines, rows: rows) }
+    }
+
+    private static func scrollOutput(_ session: inout SessionState, by lines: Int, rows: Int) {
         if session.quick?.table != nil && session.showParsed {
             let count = session.quick?.table?.rows.count ?? 0
             for _ in 0..<abs(lines) {
@@ -213,14 +213,5 @@ extension Update {
         } else {
             session.view.scroll(by: lines, in: session.scrollback, height: rows)
         }
-        state.session = session
     }
-
-    static func duration(_ seconds: Double) -> String {
-        let s = max(0, seconds)
-        if s < 10 { return String(format: "%.2f s", s) }
-        if s < 60 { return String(format: "%.1f s", s) }
-        return "\(Int(s) / 60) min \(Int(s) % 60) s"
-    }
-
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import NetParsers
 import SSH
@@ -5,8 +6,7 @@ import TUIKit
 
 /// A session: header (who, OS, connected time), output or a parsed table, the last result, the command line.
 enum SessionView {
-    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
-        guard let session = state.session else { return nil }
+    static func render(_ session: SessionState, _ state: AppState, into buffer: inout Buffer) -> Point? {
         let areas = ScreenLayout.session(buffer.size)
         let elapsed = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
         let who = [Span(" \(session.title)", style: Style(attributes: .bold)), Span("  \(session.os)")]
@@ -32,7 +32,7 @@ enum SessionView {
         if let running = session.running {
             let seconds = max(0, state.now.timeIntervalSince(running.startedAt))
             status.append(Span(" \(spinner.frame(state.tick)) running \(running.command) "
-                               + "(\(Update.duration(seconds))) · Esc stops it"))
+                               + "(\(DurationText.text(seconds, .precise))) · Esc stops it"))
         } else if let notice = state.notice {
             status.append(Span(" " + notice))
         } else if let result = session.lastResult {

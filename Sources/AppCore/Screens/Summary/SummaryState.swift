@@ -2,7 +2,7 @@ import Inventory
 import TUIKit
 
 /// What the end-of-session screen shows.
-struct SummaryState: Sendable, Equatable {
+struct SummaryState: Sendable {
     var title: String
     var seconds: Int
     var commands: Int
@@ -12,11 +12,11 @@ struct SummaryState: Sendable, Equatable {
     var unsaved: ServerDraft?
     /// Set when this summarises an interactive shell rather than a whole session.
     var shell: ShellSummary?
-    /// Where the summary's back key goes: the servers, or the session the shell was opened from.
-    var returnTo: Screen = .servers
+    /// The session a shell was opened from, still open: the back key returns to it (nil: back to the servers).
+    var session: SessionState?
 
     var keys: KeyBindingTable<SummaryAction> {
-        if returnTo == .session { return SummaryAction.backToSessionTable }
+        if session != nil { return SummaryAction.backToSessionTable }
         return unsaved == nil ? SummaryAction.table : SummaryAction.unsavedTable
     }
 }

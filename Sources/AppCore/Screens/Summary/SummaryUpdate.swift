@@ -4,18 +4,14 @@ extension Update {
         switch action {
         case .save?:
             guard let draft = state.summary?.unsaved else { return [] }
-            state.summary = nil
-            state.form = .server(draft: draft)
-            state.screen = .form
+            state.show(.form(.server(draft: draft)))
             return []
         case .back?:
-            if state.summary?.returnTo == .session, state.session != nil {
-                state.summary = nil
-                state.screen = .session
+            if let session = state.summary?.session {
+                state.show(.session(session))
                 return []
             }
-            state.summary = nil
-            state.screen = .servers
+            state.show(.servers)
             return [.load]
         case .quit?:
             state.shouldQuit = true

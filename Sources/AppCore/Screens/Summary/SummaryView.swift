@@ -10,7 +10,7 @@ enum SummaryView {
             // The sentence can be long (a lost connection's reason): wrapped to the screen less the box.
             lines = ["Shell on \(summary.title) ended.", "", time, "Exit status: \(shell.exitStatus ?? "none")", ""]
                 + DisplayWidth.wrap(shell.how, to: max(20, min(72, areas[0].width - 4)))
-            if shell.sessionEnded && summary.returnTo == .servers { lines.append("The session is closed.") }
+            if shell.sessionEnded && summary.session == nil { lines.append("The session is closed.") }
         } else {
             lines = ["Session with \(summary.title) ended.", "", time, "Commands run: \(summary.commands)"]
             if let reason = summary.reason { lines += ["", "Why it ended: \(reason)"] }

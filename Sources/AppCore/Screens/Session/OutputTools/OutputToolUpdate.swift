@@ -51,7 +51,7 @@ extension Update {
             return []
         case .submit?:
             // nil: something is wrong (the form says what) and stays open.
-            let effects = state.screen == .fleet ? submitFleetMail(&state, &tool) : submit(&state, &tool)
+            let effects = state.screen.kind == .fleet ? submitFleetMail(&state, &tool) : submit(&state, &tool)
             state.outputTool = effects == nil ? tool : nil
             return effects ?? []
         case .toggleTable? where tool.tableAvailable:
@@ -93,7 +93,7 @@ extension Update {
 
     /// The fleet results' mail form: the whole report (summary, one row per server, grouped output).
     private static func submitFleetMail(_ state: inout AppState, _ tool: inout OutputToolState) -> [Effect]? {
-        guard let run = state.fleet.run else { return [] }
+        guard let run = state.fleetRun else { return [] }
         return mailEffect(&state, &tool, report: nil, output: Array(run.report(now: state.now).utf8),
                           attachmentName: "essh-fleet-report.txt")
     }
@@ -144,7 +144,7 @@ extension Update {
     /// How `Effect.saveOutput` went.
     static func outputSaved(_ state: inout AppState, path: String, error: String?) {
         if let error {
-            guard state.screen == .session else {
+            guard state.screen.kind == .session else {
                 state.notice = "The output was not saved: \(error)"
                 return
             }

@@ -1,0 +1,91 @@
+import CLibSSH2
+import Foundation
+
+/// The libssh2 session of an `SSHSession` and the state that goes with it. It lives inside the session's `Mutex`,
+/// so it can only be reached with the lock held: libssh2 allows one thread at a time per session, and the compiler
+/// now checks that every use of `raw` (and of the channels opened on it) happens inside `state.withLock`.
+/// Not `Sendable`: it never leaves the lock.
+struct SessionHandle {
+    /// The libssh2 session.
+    let raw: OpaquePointer
+    /// The connected socket (also kept, immutable, on `SSHSession` for polling outside the lock).
+    let fd: Int32
+    /// The host, for messages.
+    let host: String
+    /// Seconds between keepalives (0: none).
+    let keepaliveInterval: Int
+    /// What libssh2's C callbacks reach through the session's `abstract` pointer; kept alive as long as the session.
+    let context: SessionContext
+    /// `disconnect()` ran: `raw` is freed and `fd` closed.
+    private(set) var isClosed = false
+    /// The connection broke: no more goodbyes or channel closes are attempted.
+    private(set) var isBroken = false
+    /// Channels closed on our side whose server side is still open (a cancelled command still running).
+    var closing: [OpaquePointer] = []
+    /// The channels of open shells (a `ShellChannel`'s PTY, a `CommandShell`'s), by id, so their pointers never
+    /// leave the lock either.
+    private var shells: [Int: OpaquePointer] = [:]
+    private var nextShell = 0
+
+    init(raw: OpaquePointer, fd: Int32, host: String, keepaliveInterval: Int, context: SessionContext) {
+        self.raw = raw
+        self.fd = fd
+        self.host = host
+        self.keepaliveInterval = keepaliveInterval
+        self.context = context
+    }
+
+    func ensureOpen() throws(SSHError) {
+        if isClosed { throw SSHError(.disconnected, "", "The connection to \(host) is closed.") }
+    }
+
+    mutating func markBroken() { isBroken = true }
+
+    /// Keeps a shell's channel; its id is what the `ShellChannel` or `CommandShell` holds.
+    mutating func holdShell(_ channel: OpaquePointer) -> Int {
+        nextShell += 1
+        shells[nextShell] = channel
+        return nextShell
+    }
+
+    /// The channel of shell `id`, or `disconnected` once the shell or the session was closed.
+    func shell(_ id: Int) throws(SSHError) -> OpaquePointer {
+        try ensureOpen()
+        guard let channel = shells[id] else {
+            throw SSHError(.disconnected, "shell channel closed", "The shell on \(host) is closed.")
+        }
+        return channel
+    }
+
+    /// Gives up shell `id`'s channel to be closed (nil when it was closed already, or the session was).
+    mutating func takeShell(_ id: Int) -> OpaquePointer? {
+        shells.removeValue(forKey: id)
+    }
+
+    /// Drives libssh2 calls on this session with `cancel` and a `timeout` per wait.
+    func io(cancel: Cancellation? = nil, timeout: Double) -> SessionIO {
+        SessionIO(raw: raw, fd: fd, cancel: cancel, timeout: timeout)
+    }
+
+    /// Says goodbye to the server, frees the session and closes the socket, once.
+    mutating func shutdown() {
+        guard !isClosed else { return }
+        isClosed = true
+        // Bounded: a dead peer must not hold up the goodbye.
+        libssh2_session_set_blocking(raw, 1)
+        libssh2_session_set_timeout(raw, 1000)
+        _ = libssh2_session_disconnect_ex(raw, 11 /* SSH_DISCONNECT_BY_APPLICATION */, "bye", "")
+        libssh2_session_free(raw)
+        close(fd)
+        // libssh2 freed the session's channels with it.
+        shells.removeAll()
+        closing.removeAll()
+    }
+}
+
+/// What libssh2's keyboard-interactive callback (a C function) reaches through the session's `abstract` pointer.
+/// Used only while connecting, by the one thread connecting, before the `SSHSession` exists; afterwards it is kept
+/// alive inside the `SessionHandle` (the pointer must stay valid as long as the libssh2 session).
+final class SessionContext {
+    var keyboardInteractive: ((String, String, [(text: String, echo: Bool)]) -> [String]?)?
+}
