@@ -23,4 +23,12 @@ public struct HostKeyQuestion: Sendable {
     public let key: HostKey
     /// Keys of other types this host already has (OpenSSH mentions them too).
     public let otherKnownTypes: [KnownHosts.Entry]
+    /// Lines holding this very key under other names or addresses (`KnownHosts.otherNames`).
+    public let sameKeyElsewhere: [KnownHosts.Entry]
+
+    /// The names of `sameKeyElsewhere` as a person reads them: `web1 (~/.ssh/known_hosts line 4)`, a hashed one as
+    /// `a hashed name (… line 7)`.
+    public var sameKeyNames: [String] {
+        sameKeyElsewhere.map { ($0.isHashed ? "a hashed name" : $0.patterns) + " (\($0.file) line \($0.line))" }
+    }
 }

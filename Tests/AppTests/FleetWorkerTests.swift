@@ -82,6 +82,6 @@ struct FleetWorkerTests {
         #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "s3cret")
         let none = FleetWorker.fleetTargets([target("db", auth: .password)], knownHosts: "", password: nil,
                                             environment: ["HOME": "/h"], localUser: "me")
-        #expect(none[0].problem == "This server logs in with a password and none was given.")
+        #expect(none[0].problem == FleetTarget.Problem(.authFailed, "This server logs in with a password and none was given."))
     }
 }

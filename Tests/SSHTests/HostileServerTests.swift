@@ -19,7 +19,7 @@ import TestSupport
         defer { peer.close() }
         let started = Date()
         let e = sshError { _ = try SSHSession.connect(options(port: peer.port, timeout: 10)) }
-        #expect(e?.kind == .protocolError)
+        #expect(e?.kind == .notSSH)
         #expect(e?.message.contains("does not speak SSH") == true, "\(String(describing: e?.message))")
         #expect(e?.message.contains("without a line break") == true)
         #expect(Date().timeIntervalSince(started) < 5, "bounded by bytes, long before the 10 s timeout")
