@@ -29,7 +29,7 @@ struct TerminalPrompter: Prompter {
         if !q.sameKeyElsewhere.isEmpty {
             // As OpenSSH: the same key under another name is most likely the same server.
             text += "This host key is known by the following other names/addresses:\n"
-                + q.sameKeyNames.map { "    " + $0 + "\n" }.joined()
+                + q.sameKeyLines.map { "    " + $0 + "\n" }.joined()
         }
         text += "Are you sure you want to continue connecting (yes/no/once/[fingerprint])? "
         while true {

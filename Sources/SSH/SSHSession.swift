@@ -204,7 +204,8 @@ public final class SSHSession: Sendable {
             switch options.hostKeyPolicy {
             case .strict:
                 let aka = question.sameKeyNames.isEmpty ? ""
-                    : " The same key is already known as " + question.sameKeyNames.joined(separator: ", ") + "."
+                    : " The same key is already known as \(HostKeyQuestion.shortList(question.sameKeyNames))"
+                        + " (in \(Set(question.sameKeyElsewhere.map(\.file)).sorted().joined(separator: ", ")))."
                 throw SSHError(.hostKeyUnknown, "host key not in \(options.knownHostsFile)", """
                     The host key of \(name) is not known (\(key.type) \(key.fingerprint)) and the host key policy \
                     is strict.\(aka)

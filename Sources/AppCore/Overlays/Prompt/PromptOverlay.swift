@@ -1,3 +1,4 @@
+import SSH
 import TUIKit
 
 /// The SSH worker's questions on screen: the host key as a dialog, passwords and other answers as a masked field;
@@ -12,7 +13,7 @@ enum PromptOverlay {
                 + "\(fingerprint). Compare it with the one your administrator gave you."
             if !alsoKnownAs.isEmpty {
                 // As OpenSSH: the same key under another name is most likely the same server.
-                message += " This key is already known as " + alsoKnownAs.joined(separator: ", ") + "."
+                message += "\nThis key is already known as " + HostKeyQuestion.shortList(alsoKnownAs) + "."
             }
             state.prompt = PromptState(
                 id: request.id, title: "Unknown host key", message: message,

@@ -4,8 +4,7 @@ import SSH
 /// answer; the UI shows a dialog or a masked field.
 package struct PromptRequest: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
-        /// An unknown host key; `alsoKnownAs` names the known_hosts lines holding this very key under other names
-        /// (`web1 (~/.ssh/known_hosts line 4)`).
+        /// An unknown host key; `alsoKnownAs`: the other names known_hosts holds this very key under (`web1`).
         case hostKey(host: String, port: Int, type: String, fingerprint: String, alsoKnownAs: [String] = [])
         case password(user: String, host: String, attempt: Int)
         case passphrase(keyFile: String, attempt: Int)
