@@ -43,7 +43,7 @@ final class FleetWorker: Sendable {
             }
             return FleetTargets.target(target, name: target.name ?? target.host, options: options,
                                        password: FleetTargets.Password(password, fromFile: false),
-                                       remedy: SessionWorker.remedy)
+                                       remedy: { SessionWorker.remedy($0) })
         }
     }
 

@@ -54,15 +54,16 @@ final class SessionWorker: Sendable {
             options.hostKeyPolicy = .ask
             return (options, nil)
         } catch {
-            return (error.options, remedy(error))
+            return (error.options, remedy(error, saved: target.isSaved))
         }
     }
 
-    /// A connection problem as the interface says it: what is wrong, and the key that fixes it.
-    static func remedy(_ problem: ConnectionProblem) -> String {
+    /// A connection problem as the interface says it: what is wrong, and, for a saved server, the key that fixes it.
+    static func remedy(_ problem: ConnectionProblem, saved: Bool = true) -> String {
         switch problem.kind {
-        case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
-        case .algorithms: return problem.message + " Edit the server (e)."
+        case .unreadableKey where saved: return problem.message.dropLast() + ": edit the server (e)."
+        case .algorithms where saved: return problem.message + " Edit the server (e)."
+        case .unreadableKey, .algorithms, .jumpHost: return problem.message
         }
     }
 
