@@ -7,6 +7,8 @@ struct DialogState: Sendable, Equatable {
         case hostKey(Int)
         /// A message to acknowledge.
         case notice
+        /// Save the hosts of ~/.ssh/config as servers? (No is remembered.)
+        case importSSHConfig
     }
 
     var purpose: Purpose
