@@ -54,7 +54,7 @@ final class SessionWorker: Sendable {
             options.hostKeyPolicy = .ask
             return (options, nil)
         } catch {
-            return (error.options, InterfaceWords.sentence(error))
+            return (error.options, InterfaceWords.sentence(error, saved: target.isSaved))
         }
     }
 
