@@ -34,6 +34,14 @@ package enum Update {
         case .settingsSaved:
             state.notice = "Settings saved."
             return []
+        case .destinationResolved(let resolution): return destinationResolved(&state, resolution)
+        case .destinationFailed(let text):
+            state.changeForm { $0.setError("dest", text) }
+            return []
+        case .sshConfigHosts(let hosts): return offerSSHConfigImport(&state, hosts: hosts)
+        case .sshConfigImported(let line):
+            state.notice = line
+            return [.load]
 
         // Connecting.
         case .connectStage(let stage):
@@ -94,6 +102,8 @@ package enum Update {
         case .fleetFinished(let id, let at):
             if state.withFleetRun({ run, _ in run.finished(id: id, at: at) }) == true { state.notice = nil }
             return []
+        case .fleetChecked(let id, let problems, let remaining):
+            return fleetChecked(&state, id: id, problems: problems, remaining: remaining)
         }
     }
 

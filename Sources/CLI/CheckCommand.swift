@@ -14,8 +14,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Each server is resolved, connected to on every address without blocking, and its SSH banner read; \
             thousands are checked at once, so the whole run takes about one timeout. Statuses: online, not-ssh \
-            (port open, no SSH banner), refused, timeout, unreachable, dns-error. Results of saved servers are saved \
-            and shown by `essh servers list`. Servers are picked as by every command (see README's selectors): \
+            (port open, no SSH banner), refused, timed-out, unreachable, dns-error. Results of saved servers are \
+            saved and shown by `essh servers list`. Servers are picked as by every command (see README's selectors): \
             names, patterns (web[01-20], db*), tag:TAG, !NAME or --exclude to leave some out, --tag, a hosts file \
             (-h FILE); without any, every saved server. A word that is no saved server is checked as an unsaved \
             host, HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.

@@ -24,9 +24,9 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let selection = try exec.fleet.selection.selection(exec.dest.map { [$0] } ?? [])
-        let picked = try FleetSelection(connection: exec.connection, selection: selection).resolve()
-        let runner = try FleetSelection.runner(parallel: exec.fleet.parallel, timeout: exec.timeout,
-                                               settings: picked.settings)
+        let picked = try FleetSelection(connection: exec.connection, selection: selection)
+            .resolve(parallel: exec.fleet.parallel, timeout: exec.timeout)
+        let runner = picked.runner()
         let command = exec.command.joined(separator: " ")
         let streaming = !exec.fleet.json && !exec.fleet.group
         let printer = LinePrinter(names: picked.targets.map(\.name), stream: streaming)

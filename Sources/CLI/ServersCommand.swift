@@ -9,7 +9,8 @@ struct ServersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "servers",
         abstract: "Save, change, list, import and export your servers.",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self])
+        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self,
+                      Import.self])
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
@@ -177,21 +178,13 @@ struct ServersCommand: ParsableCommand {
             let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             let path = file.map { $0.hasPrefix("~/") ? home + $0.dropFirst(1) : $0 } ?? home + "/.ssh/config"
             let reader = SSHConfigReader(home: home, localUser: ProcessInfo.processInfo.userName)
-            let result = try reader.read(path: path)
-            for warning in result.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
-            let inventory = try database.open()
-            let summary = try inventory.importServers(result.hosts.map(\.draft))
-            let skipped = result.skipped.map { "\($0.alias): \($0.reason)" } + summary.skipped
-            for line in skipped { TerminalOutput.writeError("essh: skipped \(line)\n") }
-            let saved = Set(summary.added + summary.updated + summary.unchanged)
-            let partly = result.hosts.filter { saved.contains($0.alias) && !$0.unusedOptions.isEmpty }
-            for line in Self.unusedLines(partly) { TerminalOutput.writeError("essh: \(line)\n") }
-            TerminalOutput.write("""
-                Imported \(path): \(summary.added.count) added, \(summary.updated.count) updated, \
-                \(summary.unchanged.count) unchanged, \(skipped.count) skipped\
-                \(partly.isEmpty ? "" : ", \(partly.count) with options eSSH does not use").
-
-                """)
+            // The interface's first-start import goes through the same plan and save.
+            let plan = try SSHConfigImport.plan(path: path, reader: reader)
+            for warning in plan.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
+            let outcome = try SSHConfigImport.save(plan, into: try database.open())
+            for line in outcome.skipped { TerminalOutput.writeError("essh: skipped \(line)\n") }
+            for line in Self.unusedLines(outcome.partly) { TerminalOutput.writeError("essh: \(line)\n") }
+            TerminalOutput.write("Imported \(path): \(outcome.counts).\n")
         }
 
         /// The options eSSH does not use, one line per list, naming the hosts it applies to (folded, as
@@ -216,10 +209,20 @@ struct ServersCommand: ParsableCommand {
             case json
         }
 
-        static let configuration = CommandConfiguration(abstract: "Print the saved servers as ssh_config or JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the saved servers as ssh_config or JSON (JSON keeps every field: essh servers import "
+                + "reads it back).")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "ssh-config (Host blocks for ~/.ssh/config) or json.")
-        var format: Format = .sshConfig
+        var format: Format?
+        @Flag(help: "JSON, the same as --format json.")
+        var json = false
+
+        func validate() throws {
+            if json, let format, format != .json {
+                throw ValidationError("--json and --format \(format.rawValue) ask for two formats: give one.")
+            }
+        }
 
         func run() throws {
             // Only read: a mistyped --db creates nothing; with no database there is nothing to export, said so.
@@ -227,7 +230,7 @@ struct ServersCommand: ParsableCommand {
                 throw CommandFailure(.badInput, "Nothing to export: no servers are saved. " + database.missingNote)
             }
             let servers = try inventory.servers()
-            switch format {
+            switch json ? .json : format ?? .sshConfig {
             case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")
             }

@@ -138,6 +138,6 @@ import TestSupport
         defer { dir.cleanup() }
         _ = try servers(dir)
         let r = try essh(dir, ["exec", "--group", "--tag", "web", "--", "true"])
-        #expect(r.out.hasPrefix("== web[01-04] (4 servers) · unreachable\n"), "\(r.out)")
+        #expect(r.out.hasPrefix("== web[01-04] (4 servers) · refused\n"), "\(r.out)")
     }
 }
