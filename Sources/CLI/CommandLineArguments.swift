@@ -15,17 +15,21 @@ package enum CommandLineArguments {
         let args = defaultingToShell(args)
         guard let sub = args.firstIndex(where: { !$0.hasPrefix("-") }), args[sub] == "exec" else { return args }
         var i = sub + 1
-        // With --all or --tag (before DEST) there is no DEST: the first word that is not an option starts the command.
+        // With --all, --tag or a hosts file (before DEST) there is no DEST: the first word that is not an option
+        // starts the command.
         var noDest = false
         while i < args.count {
             let a = args[i]
             if a == "--" { return args }
-            if a == "--all" || a == "--tag" || a.hasPrefix("--tag=") { noDest = true }
+            if ["--all", "--tag", "-h", "--hosts-file"].contains(a) || a.hasPrefix("--tag=")
+                || a.hasPrefix("--hosts-file=") {
+                noDest = true
+            }
             if a.hasPrefix("--"), a.contains("=") { i += 1; continue }
             if ExecCommand.valueOptions.contains(a) { i += 2; continue }
             if a.hasPrefix("-") && a.count > 1 { i += 1; continue }
             // args[i] is DEST: the rest is the remote command, unless only exec options come before a `--`. With
-            // --all or --tag a word before a `--` is a DEST too many, which exec reports.
+            // --all, --tag or a hosts file a word before a `--` is a DEST too many, which exec reports.
             let start = noDest ? i : i + 1
             if let end = args[start...].firstIndex(of: "--"), noDest || onlyExecOptions(args[start..<end]) {
                 return args

@@ -13,6 +13,8 @@ struct ResolvedConnection {
     var server: Server?
     /// The open database, when DEST named a saved server (for history and last-connected).
     var inventory: Inventory?
+    /// Said when DEST could have been a saved name but there is no database (`DatabaseOptions.missingNote`).
+    var missingDatabase: String?
     /// Where DEST came from ("saved server", "from ~/.ssh/config line 12", …) and what `-v` says besides.
     var origin = ""
     var notes: [String] = []
@@ -96,12 +98,15 @@ struct ConnectionOptions: ParsableArguments {
     func resolve(_ dest: String) throws -> ResolvedConnection {
         var inventory: Inventory?
         var saved: Server?
+        var missingDatabase: String?
         let resolution: ConnectionProfile.Resolution
         do {
             resolution = try ConnectionProfile.resolve(dest, saved: { name in
                 // A saved name is looked up only in an existing database: exec to a plain host never creates one.
-                guard FileManager.default.fileExists(atPath: database.path) else { return nil }
-                let store = try database.open()
+                guard let store = try database.openExisting() else {
+                    missingDatabase = database.missingNote
+                    return nil
+                }
                 saved = try store.findServer(named: name)
                 if saved != nil { inventory = store }
                 return saved
@@ -135,8 +140,8 @@ struct ConnectionOptions: ParsableArguments {
         if case .sshConfig = resolution.profile.origin { fromSSHConfig = true }
         return ResolvedConnection(options: options,
                                   prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
-                                  server: saved, inventory: inventory, origin: resolution.origin,
-                                  notes: resolution.notes, fromSSHConfig: fromSSHConfig)
+                                  server: saved, inventory: inventory, missingDatabase: missingDatabase,
+                                  origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig)
     }
 
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.

@@ -10,17 +10,18 @@ import SSH
 import Synchronization
 import TextWidth
 
-/// `essh net --all | --tag TAG | NAME,NAME,… KIND`: the quick command on many servers, through the fleet path
-/// (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism, deadlines and
-/// statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first) and runs its
-/// commands with their fallbacks. The tables become one, with a SERVER column.
+/// `essh net --all | --tag TAG | --hosts-file FILE | SELECTORS KIND`: the quick command on many servers, through the
+/// fleet path (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism,
+/// deadlines and statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first)
+/// and runs its commands with their fallbacks. The tables become one, with a SERVER column.
 struct NetFleet {
     let net: NetCommand
     let kind: ParseCommand.Kind
 
     func run() throws {
         let started = Date()
-        let picked = try FleetSelection(connection: net.connection, all: net.all, tag: net.tag, dest: net.dest)
+        let selection = try net.selection.selection(net.dest.map { [$0] } ?? [])
+        let picked = try FleetSelection(connection: net.connection, selection: selection)
             .resolve(parallel: net.parallel, timeout: net.timeout)
         let names = picked.targets.map(\.name)
         var stored: [String: ServerOS] = [:]

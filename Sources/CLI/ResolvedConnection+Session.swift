@@ -27,7 +27,8 @@ extension ResolvedConnection {
             if error.kind == .nameNotFound && server == nil && !fromSSHConfig && !dest.contains(".")
                 && !dest.contains("@") {
                 throw CommandFailure(.connection, error.message + " No saved server is named “\(dest)” either (see "
-                                     + "essh servers list), nor a Host in ~/.ssh/config." + hint)
+                                     + "essh servers list), nor a Host in ~/.ssh/config." + hint
+                                     + (missingDatabase.map { " " + $0 } ?? ""))
             }
             throw Self.ending(error)
         }

@@ -1,3 +1,5 @@
+import Basics
+
 /// The plain-text report of a run: a summary, one line per server, then the output grouped (identical outputs once,
 /// with the servers that produced them). `essh exec --group` prints the grouped part; the TUI mails the whole.
 /// Text only: the caller sanitises it for a screen (remote output is never obeyed).
@@ -30,10 +32,11 @@ public enum FleetReport {
         return out
     }
 
-    /// `== web1, web2 (2 servers) · ok (exit 0)`.
+    /// `== web[01-20], db1 (21 servers) · ok (exit 0)`: the servers' names folded as dshbak -c folds them
+    /// (`NameFolding`), so a group of many numbered servers takes one line.
     public static func heading(_ group: FleetGroup) -> String {
         let count = group.names.count == 1 ? "" : " (\(group.names.count) servers)"
-        return "== " + group.names.joined(separator: ", ") + count + " · " + group.sample.statusText
+        return "== " + NameFolding.fold(group.names).joined(separator: ", ") + count + " · " + group.sample.statusText
     }
 
     /// One result's output as lines: stdout, stderr lines marked, the error sentence, a truncation note.

@@ -37,6 +37,40 @@ struct FormUpdateTests {
         }
     }
 
+    /// `user@host:port` and `ssh://user@host:port` in Host are split by the rule `servers add --host` follows; User
+    /// and Port count as given only when changed, and then must not contradict Host.
+    @Test func anAddressTypedInHostIsSplitAndContradictionsAreShownOnTheirField() {
+        func form(host: String, port: String? = nil, user: String? = nil) -> (AppState, [Effect]) {
+            var state = Fixtures.loaded()
+            Fixtures.keys(&state, .character("a"))
+            Fixtures.type(&state, "box")
+            Fixtures.keys(&state, .tab)
+            Fixtures.type(&state, host)
+            Fixtures.keys(&state, .tab)
+            if let port {
+                Fixtures.keys(&state, .ctrl("u"))
+                Fixtures.type(&state, port)
+            }
+            Fixtures.keys(&state, .tab)
+            if let user { Fixtures.type(&state, user) }
+            let effects = Fixtures.keys(&state, .enter)
+            return (state, effects)
+        }
+        let split = form(host: "ssh://alice@10.0.0.9:2200").1
+        #expect(split == [.saveServer(ServerDraft(name: "box", host: "10.0.0.9", port: 2200, user: "alice",
+                                                  auth: .agent), replacing: nil)])
+        #expect(form(host: "[2001:db8::1]:2201", port: "").1
+                == [.saveServer(ServerDraft(name: "box", host: "2001:db8::1", port: 2201, auth: .agent),
+                                replacing: nil)])
+        #expect(form(host: "alice@h", user: "alice").1.count == 1)
+        let user = form(host: "alice@h:2200", user: "bob").0
+        #expect(user.form?.fields.first { $0.key == "user" }?.error == "Host says user alice, this says bob: keep one.")
+        let port = form(host: "h:2200", port: "2201").0
+        #expect(port.form?.fields.first { $0.key == "port" }?.error == "Host says port 2200, this says 2201: keep one.")
+        let path = form(host: "ssh://h/etc").0
+        #expect(path.form?.fields.first { $0.key == "host" }?.error?.hasPrefix("Not an address: ") == true)
+    }
+
     @Test func aValidFormBecomesADraftAndTypingClearsTheError() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("a"))

@@ -103,7 +103,7 @@ struct TUIFleetTests {
         #expect(try !tmux.screen().contains { $0.contains(servers.password) })
         try tmux.press("Enter")
         try tmux.waitFor(text: "3 servers: 3 ok in ")
-        try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
+        try tmux.waitFor(text: "== keyed, pw[1-2] (3 servers) · ok (exit 0)")
         try tmux.press("Escape")
         try essh.quit()
     }

@@ -196,7 +196,7 @@ import TestSupport
         let r = try essh(dir, ["exec", "--group", "--known-hosts", s.knownHosts, "web1,web2,web3,closed", "uname -s"])
         #expect(r.status == 1)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "== web1, web2, web3 (3 servers) · ok (exit 0)")
+        #expect(lines.first == "== web[1-3] (3 servers) · ok (exit 0)")
         #expect(lines[1] == "Linux")
         #expect(lines[2] == "== closed · refused")
         #expect(lines[3].hasPrefix("essh: 127.0.0.1 refused the connection"))
@@ -268,9 +268,9 @@ import TestSupport
         let noCommand = try essh(dir, ["exec", "--all"])
         #expect(noCommand.status != 0 && noCommand.err.contains("Give the command to run after --"))
         let noTag = try essh(dir, ["exec", "--tag", "nope", "--", "true"])
-        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag nope"))
+        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag 'nope'"))
         let both = try essh(dir, ["exec", "--all", "web1", "--", "true"])
-        #expect(both.status != 0 && both.err.contains("--all and --tag pick the servers themselves"))
+        #expect(both.status != 0 && both.err.contains("--all, --tag and --hosts-file pick the servers themselves"))
         let parallel = try essh(dir, ["exec", "--parallel", "0", "--all", "--", "true"])
         #expect(parallel.status != 0 && parallel.err.contains("--parallel 0"))
     }
@@ -435,10 +435,10 @@ import TestSupport
         let r = try essh(dir, ["exec", "--tag", "web", "--group", "--mail", "essh-test@\(host)", "--subject", marker,
                                "--known-hosts", s.knownHosts, "--", "echo same"])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.hasPrefix("== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        #expect(r.out.hasPrefix("== web[1-3] (3 servers) · ok (exit 0)\nsame\n"))
         let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
         let text = try #require(mail.parts.first?.text)
         #expect(text.hasPrefix("Command: echo same\n3 servers: 3 ok in "))
-        #expect(text.hasSuffix("\n== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        #expect(text.hasSuffix("\n== web[1-3] (3 servers) · ok (exit 0)\nsame\n"))
     }
 }

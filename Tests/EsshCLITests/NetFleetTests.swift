@@ -84,9 +84,9 @@ import TestSupport
         let cases: [([String], String)] = [
             (["net", "--tag", "web"], "Say what to show"),
             (["net", "--tag", "web", "web1", "routes"], "give only what to show"),
-            (["net", "--all", "--tag", "web", "routes"], "--all or --tag, not both"),
+            (["net", "--tag", "web", "--exclude", "nothing", "routes"], "'!nothing' excludes nothing"),
             (["net", "--tag", "web", "--raw", "routes"], "--raw is for one server"),
-            (["net", "--tag", "nothing", "routes"], "No saved server has the tag nothing"),
+            (["net", "--tag", "nothing", "routes"], "No saved server has the tag 'nothing'"),
             (["net", "web1", "routes", "--parallel", "2"], "--parallel is for several servers"),
         ]
         for (args, message) in cases {

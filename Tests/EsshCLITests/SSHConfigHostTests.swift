@@ -104,6 +104,19 @@ import TestSupport
         }
     }
 
+    @Test func aFleetListResolvesHostsOfSSHConfigAndRefusesItsJumpHosts() throws {
+        let s = try TestServers.require()
+        let dir = try home(s)
+        defer { dir.cleanup() }
+        // `lab1` exists only in ~/.ssh/config; `behind` points at the real server through a jump host.
+        let r = try essh(dir, ["exec", "--known-hosts", s.knownHosts, "lab1,behind", "--", "echo", "DIRECT"])
+        #expect(r.out.contains("lab1: DIRECT"), "a Host of ~/.ssh/config in a list connects as it says: \(r.out) \(r.err)")
+        #expect(!r.out.contains("behind: DIRECT"), "a jump host is never connected to directly")
+        #expect(r.err.contains("behind: essh: behind is reached through a jump host (ProxyJump lab1"), "\(r.err)")
+        #expect(r.err.contains("1 ok, 1 config-error"), "\(r.err)")
+        #expect(r.status != 0)
+    }
+
     @Test func aNameInNeitherPlaceSaysSo() throws {
         let s = try TestServers.require()
         let dir = try home(s)

@@ -40,6 +40,15 @@ import Testing
         #expect(groups.map(\.names) == [["b", "c"]])
     }
 
+    /// dshbak -c's habit: twenty numbered servers with one output are one short heading, not twenty names.
+    @Test func aGroupHeadingFoldsNumberedNamesIntoRanges() {
+        var results = (1...20).map { result("web" + ($0 < 10 ? "0\($0)" : "\($0)"), .ok, exit: 0, out: "up\n") }
+        results += [result("db1", .ok, exit: 0, out: "up\n"), result("db2", .ok, exit: 0, out: "up\n"),
+                    result("mail", .ok, exit: 0, out: "up\n")]
+        let group = FleetGroup.group(results)[0]
+        #expect(FleetReport.heading(group) == "== web[01-20], db[1-2], mail (23 servers) · ok (exit 0)")
+    }
+
     @Test func theGroupedTextShowsEachOutputOnceWithItsServers() {
         let text = FleetReport.grouped([
             result("web1", .ok, exit: 0, out: "Linux\n"),
@@ -48,7 +57,7 @@ import Testing
             result("down", .unreachable, error: "down refused the connection."),
         ])
         #expect(text == """
-            == web1, web2 (2 servers) · ok (exit 0)
+            == web[1-2] (2 servers) · ok (exit 0)
             Linux
             == db1 · failed (exit 1)
             half

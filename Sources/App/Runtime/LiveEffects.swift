@@ -18,6 +18,8 @@ final class LiveEffects: EffectHandler {
         let post = Self.logging(into: log, then: { queue.post($0) })
         store = StoreWorker(inventory: inventory, post: post,
                             context: ConnectionProfile.Context(environment: environment, localUser: localUser))
+        // Servers added or removed by `essh servers …` while the interface runs show up without a restart.
+        store.watch()
         checks = CheckWorker(inventory: inventory, post: post)
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
@@ -93,6 +95,7 @@ final class LiveEffects: EffectHandler {
     /// process exits.
     func finish() {
         fleet.cancel()
+        store.stopWatching()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)
         fleet.waitUntilIdle(seconds: 3)

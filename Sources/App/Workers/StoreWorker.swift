@@ -3,6 +3,7 @@ import Basics
 import Foundation
 import Inventory
 import Operations
+import Synchronization
 
 /// The database: servers, settings and history, on one serial queue (GRDB's queue is safe from any thread; one
 /// queue keeps the writes in the order the interface asked for them).
@@ -10,6 +11,8 @@ final class StoreWorker: Sendable {
     private let inventory: Inventory
     private let post: @Sendable (Message) -> Void
     private let queue = DispatchQueue(label: "essh.app.store")
+    /// The database's `data_version` when last looked at (on `queue` only), and the timer that looks.
+    private let watched = Mutex<(version: Int?, timer: (any DispatchSourceTimer)?)>((nil, nil))
     /// $HOME (for ~/.ssh/config) and the local user, as connecting sees them.
     private let context: ConnectionProfile.Context
 
@@ -22,16 +25,53 @@ final class StoreWorker: Sendable {
 
     /// Reads servers, last check results and settings.
     func load() {
-        queue.async { [self] in
-            do throws(InventoryError) {
-                let servers = try inventory.servers()
-                let results = try inventory.lastCheckResults()
-                let settings = try inventory.allSettings()
-                post(.loaded(servers: servers, checks: results, settings: settings))
-            } catch {
-                post(.storeFailed(error.message))
-            }
+        queue.async { [self] in read() }
+    }
+
+    private func read() {
+        do throws(InventoryError) {
+            let servers = try inventory.servers()
+            let results = try inventory.lastCheckResults()
+            let settings = try inventory.allSettings()
+            post(.loaded(servers: servers, checks: results, settings: settings))
+        } catch {
+            post(.storeFailed(error.message))
         }
+    }
+
+    /// Notices what other processes change in the database (`essh servers add` or `rm` while the interface runs, an
+    /// `essh config set`) and loads again, every `interval` seconds, on the store's queue: one `PRAGMA
+    /// data_version` a look, which this process's own writes leave alone (they reload through their own messages).
+    func watch(every interval: Double = 1) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in self?.look() }
+        watched.withLock { state in
+            state.timer?.cancel()
+            state.timer = timer
+        }
+        queue.async { [self] in
+            let version = try? inventory.dataVersion()
+            watched.withLock { $0.version = version }
+        }
+        timer.resume()
+    }
+
+    /// Stops watching.
+    func stopWatching() {
+        watched.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+        }
+    }
+
+    private func look() {
+        guard let version = try? inventory.dataVersion() else { return }
+        let changed = watched.withLock { state -> Bool in
+            defer { state.version = version }
+            return state.version != nil && state.version != version
+        }
+        if changed { read() }
     }
 
     /// Adds `draft`, or replaces the server named `replacing` with it.
@@ -112,27 +152,28 @@ final class StoreWorker: Sendable {
         (context.home + "/.ssh/config", SSHConfigReader(home: context.home, localUser: context.localUser))
     }
 
-    /// Posts the hosts ~/.ssh/config names, when it names any (a missing or unreadable file: nothing to offer).
+    /// Posts the hosts of ~/.ssh/config that an import would save, when there are any (a missing or unreadable file:
+    /// nothing to offer).
     func findSSHConfigHosts() {
         queue.async { [self] in
             let (path, reader) = sshConfig
-            guard let hosts = try? reader.read(path: path).hosts, !hosts.isEmpty else { return }
+            // Only the hosts the import would save are offered (a jump host is not).
+            guard let hosts = try? SSHConfigImport.plan(path: path, reader: reader).hosts, !hosts.isEmpty else { return }
             post(.sshConfigHosts(hosts.map(\.alias)))
         }
     }
 
-    /// Saves the hosts of ~/.ssh/config (as `essh servers import-ssh-config`, jump hosts left out) and says how it
-    /// went.
+    /// Saves the hosts of ~/.ssh/config (`SSHConfigImport`, as `essh servers import-ssh-config`: jump hosts and bad
+    /// ports left out) and says how it went.
     func importSSHConfig() {
         queue.async { [self] in
             let (path, reader) = sshConfig
             do throws(InventoryError) {
-                let plan = try SSHConfigImport.plan(path: path, reader: reader)
-                let summary = try inventory.importServers(plan.drafts)
-                let skipped = summary.skipped.count + plan.skipped.count
-                post(.sshConfigImported("Imported ~/.ssh/config: \(summary.added.count) added, "
-                                        + "\(summary.updated.count) updated, \(skipped) skipped"
-                                        + (plan.skipped.isEmpty ? "." : " (jump hosts are not supported yet).")))
+                let outcome = try SSHConfigImport.save(try SSHConfigImport.plan(path: path, reader: reader),
+                                                       into: inventory)
+                // One notice line: the hosts and reasons are the command line's to list.
+                post(.sshConfigImported("Imported ~/.ssh/config: \(outcome.counts)"
+                                        + (outcome.skipped.isEmpty ? "." : " (essh servers import-ssh-config says why).")))
             } catch {
                 post(.storeFailed(error.message))
             }

@@ -39,9 +39,8 @@ struct ServerList: Sendable {
     /// Applies a new filter text.
     mutating func refilter(_ text: String) {
         let needle = text.trimmingCharacters(in: .whitespaces)
-        visibleRows = needle.isEmpty ? Array(rows.indices) : rows.indices.filter {
-            ServerFilter.matches(rows[$0].server, needle)
-        }
+        let filter = ServerFilter(needle)
+        visibleRows = needle.isEmpty ? Array(rows.indices) : rows.indices.filter { filter.matches(rows[$0].server) }
         visible = visibleRows.map { rows[$0].server }
         widestVisibleName = visibleRows.reduce(0) { max($0, rows[$1].nameWidth) }
     }
