@@ -18,6 +18,13 @@ enum CursesKeyMap {
         }
     }
 
+    /// The key Esc followed at once by `next` makes: Alt with a printable character (terminals send Alt-2 as Esc 2);
+    /// nil when `next` is no printable character (then Esc is Esc, and `next` a key of its own).
+    static func alt(next: Key?) -> Key? {
+        guard case .character(let c)? = next else { return nil }
+        return .alt(c)
+    }
+
     /// A key code `wget_wch` returned with `KEY_CODE_YES` (not KEY_RESIZE or KEY_MOUSE, handled by the caller).
     static func key(code: Int32) -> Key? {
         switch code {
