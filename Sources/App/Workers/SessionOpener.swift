@@ -17,6 +17,9 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
     func disconnect()
     /// The interactive shell in the real terminal (curses suspended), until it ends.
     func interactiveShell() -> ShellOutcome
+    /// `command` on a PTY in the real terminal (curses suspended), until it ends; it starts in the folder the
+    /// session's commands are in, when the session knows it.
+    func runOnTerminal(_ command: String) -> ShellOutcome
 }
 
 /// Opens sessions (resolve, connect, handshake, host key, login), asking `prompter` what it must.
@@ -37,4 +40,9 @@ extension SSHSession: OpenSession {
     var logDescription: String { "(\(address)), \(serverBanner), host key \(hostKey.fingerprint)" }
 
     func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: self) }
+
+    /// Each command runs in a fresh shell here (the login folder), so there is no folder to start in.
+    func runOnTerminal(_ command: String) -> ShellOutcome {
+        InteractiveShell.run(on: self, options: InteractiveShell.Options(command: command))
+    }
 }

@@ -88,6 +88,22 @@ final class StoreWorker: Sendable {
         }
     }
 
+    /// The fleet commands run before, oldest first, each once in a row.
+    func loadFleetHistory() {
+        queue.async { [self] in
+            let entries = (try? inventory.fleetHistory(limit: 500)) ?? []
+            var commands: [String] = []
+            for entry in entries.reversed() where commands.last != entry.command { commands.append(entry.command) }
+            post(.fleetHistory(commands))
+        }
+    }
+
+    func appendFleetHistory(command: String, servers: Int) {
+        queue.async { [self] in
+            _ = try? inventory.appendFleetHistory(command: command, serverCount: servers)
+        }
+    }
+
     /// Waits at most `seconds` for the work queued so far; true when it finished.
     @discardableResult
     func waitUntilIdle(seconds: Double) -> Bool {

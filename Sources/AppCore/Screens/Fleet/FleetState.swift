@@ -14,6 +14,10 @@ struct FleetState: Sendable {
     var lastRun: FleetRun?
     /// Ids for runs, so late results of an older run are ignored.
     var nextRunId = 1
+    /// The fleet commands run before, oldest first (read from the store the first time `x` asks).
+    var history: [String] = []
+    /// Whether the stored history was asked for.
+    var historyRequested = false
 }
 
 /// What `x` asks before a fleet run starts.
@@ -27,6 +31,16 @@ struct FleetQuestion: Sendable, Equatable {
 
     var kind: Kind
     var input: TextField
+    /// Where Up/Down is in the fleet history (nil: editing a new line), and the line typed before Up.
+    var historyIndex: Int?
+    var draft = ""
+    /// Ctrl-R's search of the fleet history; nil when closed.
+    var search: HistorySearch?
+
+    init(kind: Kind, input: TextField) {
+        self.kind = kind
+        self.input = input
+    }
 }
 
 /// One run of a command on several servers, as the Fleet screen shows it.
