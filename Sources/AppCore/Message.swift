@@ -35,6 +35,9 @@ package enum Message: Sendable {
     case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
     case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)
     case quickFinished(id: Int, result: QuickResult, at: Date)
+    /// How the session's commands run (known after connecting, or changed since); `notice`: a line for the output
+    /// (the shell ended and a fresh one started, or there is none that lasts).
+    case shellMode(ShellMode, notice: String?)
     /// The idle session's connection broke.
     case connectionLost(String, at: Date)
     /// The terminal is back after `Effect.handOver`.

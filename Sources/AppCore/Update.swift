@@ -76,6 +76,9 @@ package enum Update {
         case .quickFinished(let id, let result, let at):
             state.withSession { session, _ in session.quickFinished(id: id, result, at: at) }
             return []
+        case .shellMode(let mode, let notice):
+            state.withSession { session, _ in session.shellChanged(mode, notice: notice) }
+            return []
         case .connectionLost(let reason, let at):
             guard state.session != nil else { return [] }
             state.now = max(state.now, at)

@@ -1,5 +1,7 @@
 import Foundation
 import NetParsers
+import InteractiveShell
+import SSH
 import Testing
 import TUIKit
 @testable import AppCore
@@ -70,6 +72,53 @@ struct SessionUpdateTests {
         // Colours are dropped; a clipboard-setting sequence is shown, never passed to the terminal.
         #expect(lines.suffix(4) == ["$ echo héllo", "héllo", "␛]52;c;aGk=␇", "[exit 0 · 0.25 s]"])
         #expect(session.commandsRun == 1)
+    }
+
+    @Test func theHeaderSaysHowCommandsRunAndGivesWayFirstWhenShort() {
+        var state = Fixtures.inSession()
+        #expect(!Fixtures.screen(state)[0].contains("shell:"))
+        _ = Update.update(&state, .shellMode(.persistent, notice: nil))
+        #expect(Fixtures.screen(state)[0].hasSuffix("shell: persistent  connected 00:01:23 "), "\(Fixtures.screen(state)[0])")
+        _ = Update.update(&state, .shellMode(.onePerCommand(reason: "r"), notice: nil))
+        #expect(Fixtures.screen(state)[0].hasSuffix("shell: one per command  connected 00:01:23 "))
+        var narrow = Fixtures.inSession(size: Size(width: 50, height: 24))
+        _ = Update.update(&narrow, .shellMode(.onePerCommand(reason: "r"), notice: nil))
+        let header = Fixtures.screen(narrow)[0]
+        #expect(!header.contains("shell:") && header.hasSuffix("connected 00:01:23 "), "\(header)")
+    }
+
+    /// A notice (the shell was replaced, or there is none that lasts) is a line of the output, after the result
+    /// line, with what the server said shown and not obeyed.
+    @Test func aShellNoticeIsALineOfTheOutputShownNotObeyed() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "exit 3")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .output(id: 1, bytes: Array("bye".utf8)))
+        _ = Update.update(&state, .commandFinished(id: 1, status: 3, signal: nil, at: Fixtures.now))
+        _ = Update.update(&state, .shellMode(.persistent, notice: "The shell ended (exit 3): a new one started; "
+                                             + "\u{1B}[2J reset"))
+        let session = try! #require(state.session)
+        let lines = (session.scrollback.firstLine..<session.scrollback.endLine).compactMap { session.scrollback[$0] }
+        #expect(lines.suffix(3) == ["bye", "[exit 3 · 0.00 s]",
+                                    "[The shell ended (exit 3): a new one started; ␛[2J reset]"],
+                "\(lines)")
+        #expect(session.shellMode == .persistent)
+    }
+
+    /// A notice that comes while an interactive shell's summary is shown (the shell was replaced meanwhile) goes to
+    /// the session the summary keeps, and the header says the mode once the session is back.
+    @Test func aShellNoticeUnderTheShellsSummaryReachesTheKeptSession() {
+        var state = Fixtures.inSession()
+        Fixtures.keys(&state, .function(8))
+        _ = Update.update(&state, .handedBack(.shell(ShellOutcome(end: .escape, duration: 2))))
+        #expect(state.screen.kind == .summary)
+        _ = Update.update(&state, .shellMode(.onePerCommand(reason: "r"), notice: "no new one"))
+        #expect(state.screen.kind == .summary)
+        Fixtures.keys(&state, .enter)
+        #expect(state.screen.kind == .session)
+        #expect(state.session?.shellMode == .onePerCommand(reason: "r"))
+        #expect(Fixtures.screen(state)[0].contains("shell: one per command"), "\(Fixtures.screen(state)[0])")
+        #expect(Fixtures.screen(state).contains { $0.contains("[no new one]") })
     }
 
     @Test func escStopsTheRunningCommandAndLateOutputIsIgnored() {

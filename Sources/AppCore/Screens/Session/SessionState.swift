@@ -44,6 +44,8 @@ struct SessionState: Sendable {
     var capture: OutputCapture?
     /// Opened only for a shell (from the servers screen): it ends with the shell.
     var closeAfterShell = false
+    /// How commands run: in one shell that lasts, or one per command (nil until the server answered).
+    var shellMode: ShellMode?
     /// Whether the connection is up, lost (the output stays; `r` reconnects) or being made again.
     var link = SessionLink.up
     /// Ctrl-R's search of the history, in place of the command line; nil when closed.
