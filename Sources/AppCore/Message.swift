@@ -54,4 +54,7 @@ package enum Message: Sendable {
     case fleetResult(id: Int, index: Int, FleetResult)
     /// Every server of the fleet run has finished or was cancelled.
     case fleetFinished(id: Int, at: Date)
+    /// What the check before run `id`'s password found: the servers decided (by name) and how many are left to
+    /// receive the password.
+    case fleetChecked(id: Int, problems: [String: FleetTarget.Problem], remaining: Int)
 }

@@ -106,6 +106,8 @@ package enum Update {
         case .fleetFinished(let id, let at):
             if state.withFleetRun({ run, _ in run.finished(id: id, at: at) }) == true { state.notice = nil }
             return []
+        case .fleetChecked(let id, let problems, let remaining):
+            return fleetChecked(&state, id: id, problems: problems, remaining: remaining)
         }
     }
 

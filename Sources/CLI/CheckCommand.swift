@@ -13,7 +13,7 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Each server is resolved, connected to on every address without blocking, and its SSH banner read; \
             thousands are checked at once, so the whole run takes about one timeout. Statuses: online, not-ssh \
-            (port open, no SSH banner), refused, timeout, unreachable, dns-error. Results of saved servers are saved \
+            (port open, no SSH banner), refused, timed-out, unreachable, dns-error. Results of saved servers are saved \
             and shown by `essh servers list`. A word that is no saved server is checked as an unsaved host, \
             HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.
             """)

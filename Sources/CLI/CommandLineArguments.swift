@@ -1,5 +1,12 @@
 /// Argument rewriting that swift-argument-parser cannot express.
 package enum CommandLineArguments {
+    /// The arguments as the command tree reads them (`normalised`), or a usage error for an OpenSSH option eSSH does
+    /// not have (`OpenSSHOptions`: `-J`, `-L`, `-o`, …), which `CommandEnding` ends with its sentence and 64.
+    package static func prepared(_ args: [String]) throws -> [String] {
+        if let refusal = OpenSSHOptions.refusal(args) { throw refusal }
+        return normalised(args)
+    }
+
     /// `essh exec DEST COMMAND...` takes the remote command without `--` (like `ssh host cmd -la`), while options may
     /// also follow DEST when `--` is given (`essh exec web1 --mail ops@x -- df -h`). Unless only exec options stand
     /// between DEST and a `--`, one is inserted after DEST so that the command's own flags (and its own `--`) are

@@ -24,9 +24,8 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let picked = try FleetSelection(connection: exec.connection, all: exec.fleet.all, tag: exec.fleet.tag,
-                                        dest: exec.dest).resolve()
-        let runner = try FleetSelection.runner(parallel: exec.fleet.parallel, timeout: exec.timeout,
-                                               settings: picked.settings)
+                                        dest: exec.dest).resolve(parallel: exec.fleet.parallel, timeout: exec.timeout)
+        let runner = picked.runner()
         let command = exec.command.joined(separator: " ")
         let streaming = !exec.fleet.json && !exec.fleet.group
         let printer = LinePrinter(names: picked.targets.map(\.name), stream: streaming)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Fleet
 import Foundation
 import Inventory
@@ -27,6 +28,13 @@ struct FleetSelection {
         var settings: Settings
         /// The database, when it exists.
         var store: Inventory?
+        /// The runner's settings: the parallelism the system allows, the time per server.
+        var runnerOptions: FleetRunner.Options
+
+        /// The runner for the run, doing `executor`'s work on each server.
+        func runner(executor: any FleetExecutor = SSHFleetExecutor()) -> FleetRunner {
+            FleetRunner(executor: executor, options: runnerOptions)
+        }
     }
 
     /// The checks every fleet command makes of its selection options (`exec` and `net` alike).
@@ -38,8 +46,12 @@ struct FleetSelection {
         }
     }
 
-    /// The servers picked by --all, --tag or the comma list, as targets, and the stored settings.
-    func resolve() throws -> Resolved {
+    /// The servers picked by --all, --tag or the comma list, as targets, the stored settings and the runner's
+    /// settings (`parallel`, else the fleet.parallel setting, lowered to what the system allows, with a note, or
+    /// the run refused with 75; `timeout` per server, else fleet.timeout). When a password is to be asked, the
+    /// servers that would receive it are checked first (`FleetPasswordCheck`): one found unknown, unreachable or
+    /// taking no password gets its status at once, and the password is asked only if a server is left.
+    func resolve(parallel: Int?, timeout: Double?) throws -> Resolved {
         let database = connection.database
         let store = try database.openExisting()
         let settings = store.flatMap { try? $0.allSettings() }.map(Settings.init(stored:)) ?? Settings()
@@ -73,18 +85,45 @@ struct FleetSelection {
                 }
             }
         }
-        let password = try fleetPassword(needsPassword: FleetTargets.needsPassword(picked.map(\.profile)))
+        let runnerOptions = try Self.runnerOptions(parallel: parallel, timeout: timeout, settings: settings)
         let policy = connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
-        let targets = picked.map { name, profile -> FleetTarget in
-            let options = connection.connectOptions(profile).map { options in
+        let options = picked.map { _, profile in
+            connection.connectOptions(profile).map { options in
                 var options = options
                 options.hostKeyPolicy = policy
                 return options
             }
-            return FleetTargets.target(profile, name: name, options: options, password: password,
-                                       remedy: ConnectionOptions.sentence)
         }
-        return Resolved(targets: targets, profiles: picked.map(\.profile), settings: settings, store: store)
+        let profiles = picked.map(\.profile)
+        var checked = FleetPasswordCheck.Outcome()
+        let password = try fleetPassword(needsPassword: FleetTargets.needsPassword(profiles)) {
+            checked = try check(profiles, names: picked.map(\.name), options: options, runnerOptions: runnerOptions)
+            return checked.needsPassword
+        }
+        let targets = picked.indices.map { i in
+            FleetTargets.target(profiles[i], name: picked[i].name, options: options[i], password: password,
+                                checked: checked.problems[i], remedy: ConnectionOptions.sentence)
+        }
+        return Resolved(targets: targets, profiles: profiles, settings: settings, store: store,
+                        runnerOptions: runnerOptions)
+    }
+
+    /// `FleetPasswordCheck` before the password is asked, with a line on the terminal while it runs; Ctrl-C stops
+    /// the command (130).
+    private func check(_ profiles: [ConnectionProfile], names: [String],
+                       options: [Result<ConnectOptions, ConnectionProblem>],
+                       runnerOptions: FleetRunner.Options) throws -> FleetPasswordCheck.Outcome {
+        let check = FleetPasswordCheck(options: runnerOptions)
+        let count = profiles.filter(FleetTargets.receivesAskedPassword).count
+        let line = ProgressLine(enabled: TerminalOutput.stderrIsTerminal)
+        line.show("Checking the host keys of the " + CountText.text(count, "server")
+                  + " that log\(count == 1 ? "s" : "") in with a password…", final: false)
+        let signals = SignalCancellation { check.cancel() }
+        let outcome = check.run(profiles, names: names, options: options)
+        signals.stop()
+        line.clear()
+        if check.isCancelled { throw CommandFailure(.interrupted) }
+        return outcome
     }
 
     /// A fleet never stops to ask in the middle: a password comes from --password-file, or is asked once on the
@@ -92,10 +131,11 @@ struct FleetSelection {
     /// as logging in with a password; a `--password-file` password also goes to the destinations named on the
     /// command line that are not saved servers (the user named both, as with `essh exec user@host`), after their
     /// keys and the agent. Servers saved with a key or the agent never get it.
-    func fleetPassword(needsPassword: Bool) throws -> FleetTargets.Password {
+    /// A password is asked only when `stillNeeded` (the check of the servers that would receive it) finds one left.
+    func fleetPassword(needsPassword: Bool, stillNeeded: () throws -> Bool) throws -> FleetTargets.Password {
         if let file = connection.passwordFile {
             return FleetTargets.Password(try ConnectionOptions.readPasswordFile(file), fromFile: true)
-        } else if needsPassword, TerminalPrompter.hasTerminal {
+        } else if needsPassword, TerminalPrompter.hasTerminal, try stillNeeded() {
             return FleetTargets.Password(
                 TerminalPrompter.ask("Password for the servers that log in with a password: ", echo: false),
                 fromFile: false)
@@ -103,14 +143,13 @@ struct FleetSelection {
         return .none
     }
 
-    /// The runner for a run: `parallel` (else the fleet.parallel setting) lowered to what the open-file and memory
-    /// limits allow, with a note, or the run refused (exit 75); `timeout` per server (else fleet.timeout).
-    static func runner(parallel: Int?, timeout: Double?, settings: Settings,
-                       executor: any FleetExecutor = SSHFleetExecutor()) throws -> FleetRunner {
+    /// The runner's settings for a run: `parallel` (else the fleet.parallel setting) lowered to what the open-file
+    /// and memory limits allow, with a note, or the run refused (exit 75); `timeout` per server (else
+    /// fleet.timeout).
+    static func runnerOptions(parallel: Int?, timeout: Double?, settings: Settings) throws -> FleetRunner.Options {
         let fit = FleetRunner.fit(parallel ?? settings.fleetParallel, openFiles: FileDescriptorLimit.raiseToHard())
         if let refusal = fit.refusal { throw CommandFailure(.tempFailure, refusal) }
         if let lowered = fit.lowered { printError(lowered + ".") }
-        return FleetRunner(executor: executor,
-                           options: .init(parallel: fit.parallel, timeout: timeout ?? settings.fleetTimeout))
+        return FleetRunner.Options(parallel: fit.parallel, timeout: timeout ?? settings.fleetTimeout)
     }
 }

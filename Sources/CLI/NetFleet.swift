@@ -21,7 +21,7 @@ struct NetFleet {
     func run() throws {
         let started = Date()
         let picked = try FleetSelection(connection: net.connection, all: net.all, tag: net.tag, dest: net.dest)
-            .resolve()
+            .resolve(parallel: net.parallel, timeout: net.timeout)
         let names = picked.targets.map(\.name)
         var stored: [String: ServerOS] = [:]
         for (name, profile) in zip(names, picked.profiles) { stored[name] = profile.os }
@@ -31,8 +31,7 @@ struct NetFleet {
             try Self.quickCommand(dataKind, os: stored[target.name], session: session, timeout: timeout,
                                   cancel: cancel, output: output) { outputs.set(target.name, $0) }
         }
-        let runner = try FleetSelection.runner(parallel: net.parallel, timeout: net.timeout,
-                                               settings: picked.settings, executor: executor)
+        let runner = picked.runner(executor: executor)
         let progress = CountProgress(total: names.count, enabled: TerminalOutput.stderrIsTerminal) {
             "\($0)/\($1) done · \($2) ok"
         }

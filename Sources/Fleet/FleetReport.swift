@@ -7,11 +7,13 @@ public enum FleetReport {
         var out = "Command: \(command)\n"
         out += FleetSummary(results).line(elapsed: elapsed) + "\n\n"
         let nameWidth = min(40, max(6, results.map { $0.name.count }.max() ?? 6))
-        out += pad("SERVER", nameWidth) + "  " + pad("STATUS", 11) + "  " + pad("EXIT", 4) + "  TIME\n"
+        let statusWidth = max(11, results.map { $0.status.label.count }.max() ?? 11)
+        out += pad("SERVER", nameWidth) + "  " + pad("STATUS", statusWidth) + "  " + pad("EXIT", 4) + "  TIME\n"
         for r in results {
             let exit = r.exitStatus.map(String.init) ?? "-"
             let time = r.status.isFinal ? FleetSummary.seconds(r.duration) : "-"
-            out += pad(r.name, nameWidth) + "  " + pad(r.status.label, 11) + "  " + pad(exit, 4) + "  " + time + "\n"
+            out += pad(r.name, nameWidth) + "  " + pad(r.status.label, statusWidth) + "  " + pad(exit, 4) + "  "
+                + time + "\n"
         }
         out += "\n" + grouped(results)
         return out

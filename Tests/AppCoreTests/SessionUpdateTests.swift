@@ -8,7 +8,9 @@ import TUIKit
 
 @Suite("Connecting and sessions: update")
 struct SessionUpdateTests {
-    @Test func hostKeyQuestionBecomesADialogAndTheAnswerGoesBack() {
+    /// As OpenSSH, a new host key is trusted only by a typed answer: Enter alone (or any other word) answers
+    /// nothing; `yes` (or the fingerprint) saves it, `once` trusts it this time, `no` and Esc refuse.
+    @Test func anUnknownHostKeyIsTrustedOnlyByTypingYes() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .connectStage("Verifying the host key"))
@@ -16,11 +18,33 @@ struct SessionUpdateTests {
         _ = Update.update(&state, .prompt(PromptRequest(id: 7, kind: .hostKey(host: "10.0.0.5", port: 22,
                                                                               type: "ssh-ed25519",
                                                                               fingerprint: "SHA256:abc"))))
-        #expect(state.dialog?.message.contains("SHA256:abc") == true)
-        #expect(Fixtures.keys(&state, .right, .enter) == [.answer(id: 7, .hostKey(.acceptOnce))])
-        _ = Update.update(&state, .prompt(PromptRequest(id: 8, kind: .hostKey(host: "h", port: 22, type: "t",
+        #expect(state.prompt?.message.contains("SHA256:abc") == true && state.prompt?.input.isMasked == false)
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "Enter alone trusts nothing")
+        #expect(Fixtures.screen(state).contains { $0.contains("Type yes, once or no") })
+        Fixtures.type(&state, "y")
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "nor does y")
+        Fixtures.type(&state, "es")
+        #expect(Fixtures.keys(&state, .enter) == [.answer(id: 7, .hostKey(.acceptAndSave))])
+        #expect(state.prompt == nil)
+        for (typed, decision) in [("once", HostKeyDecision.acceptOnce), ("NO", .reject), ("SHA256:abc", .acceptAndSave)] {
+            _ = Update.update(&state, .prompt(PromptRequest(id: 8, kind: .hostKey(host: "h", port: 22, type: "t",
+                                                                                  fingerprint: "SHA256:abc"))))
+            Fixtures.type(&state, typed)
+            #expect(Fixtures.keys(&state, .enter) == [.answer(id: 8, .hostKey(decision))], "\(typed)")
+        }
+        _ = Update.update(&state, .prompt(PromptRequest(id: 9, kind: .hostKey(host: "h", port: 22, type: "t",
                                                                               fingerprint: "f"))))
-        #expect(Fixtures.keys(&state, .escape) == [.answer(id: 8, .hostKey(.reject))])
+        #expect(Fixtures.keys(&state, .escape) == [.answer(id: 9, .hostKey(.reject))])
+    }
+
+    @Test func theHostKeyQuestionSaysWhenTheKeyIsKnownUnderAnotherName() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 7, kind: .hostKey(
+            host: "web1.example", port: 22, type: "ssh-ed25519", fingerprint: "SHA256:abc",
+            alsoKnownAs: ["10.0.0.5", "web1", "[web1]:2222", "a hashed name"]))))
+        #expect(state.prompt?.message.hasSuffix("This key is already known as 10.0.0.5, web1, [web1]:2222 and 1 more.")
+                    == true, "\(state.prompt?.message ?? "")")
     }
 
     @Test func passwordIsTypedIntoAMaskedField() {

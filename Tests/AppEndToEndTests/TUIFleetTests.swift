@@ -108,6 +108,38 @@ struct TUIFleetTests {
         try essh.quit()
     }
 
+    /// The password servers' host keys are checked before the password is asked: with the only password server's
+    /// key unknown, nothing is asked, its row says host-key-unknown and its sentence gives the interface's way to
+    /// trust the key (not the command line's --host-key-policy).
+    @Test func noPasswordIsAskedForAServerWhoseHostKeyIsUnknown() throws {
+        let essh = try EsshInTmux(servers: [.init("keyed", host: "127.0.0.1"),
+                                            .init("newname", host: "localhost", login: .password)],
+                                  width: 140, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "newname")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 2 servers")
+        try tmux.type("echo ran")
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 host-key-unknown in ")
+        #expect(!screen.contains { $0.contains("Password for") }, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix("newname") && $0.contains("host-key-unknown") }, "\(screen)")
+        // The sentence is longer than the screen: newname's full output, scrolled sideways by half a screen at a
+        // time (so any 70 columns are whole in some view).
+        try tmux.press("Down", "Enter")
+        try tmux.waitFor(text: "newname: host-key-unknown")
+        var views: [[String]] = []
+        for _ in 0..<6 {
+            views.append(try tmux.screen())
+            try tmux.press("Right")
+        }
+        #expect(views.contains { $0.contains { $0.contains("press Enter on the server in the list") } }, "\(views)")
+        #expect(!views.contains { $0.contains { $0.contains("--host-key-policy") } }, "\(views)")
+        try tmux.press("Escape", "Escape")
+        try essh.quit()
+    }
+
     @Test func thePasswordNeverGoesToAServerSavedWithAKey() throws {
         let servers = try TestServers.require()
         // The sshd would take the password from keyonly too; keyonly is saved with a key it refuses.
@@ -122,8 +154,8 @@ struct TUIFleetTests {
         try tmux.waitFor(text: "Password for the")
         try tmux.type(servers.password)
         try tmux.press("Enter")
-        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
-        #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("unreachable") })
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 auth-failed")
+        #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("auth-failed") })
         #expect(screen.contains { $0.hasPrefix("pwsrv") && $0.contains(" ok ") })
         try tmux.press("Escape")
         try essh.quit()

@@ -285,7 +285,7 @@ final class SessionWorkerTests {
         // Checks asked for while one still waits on the queue are one check.
         for _ in 0..<5 { worker.keepalive() }
         worker.waitUntilIdle(seconds: 5)
-        #expect(session.log.first == "terminal sudo true")
+        #expect(session.log.contains("terminal sudo true"))
         #expect(session.log.filter { $0 == "keepalive" }.count <= 2)
         worker.disconnect()
         worker.waitUntilIdle(seconds: 5)

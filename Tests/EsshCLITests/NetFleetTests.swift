@@ -66,10 +66,10 @@ import TestSupport
             #expect(routes.allSatisfy { $0["destination"] is String && $0.keys.contains("src") })
         }
         let closed = try #require(byName["closed"])
-        #expect(closed["status"] as? String == "unreachable" && closed["routes"] is NSNull, "\(closed)")
+        #expect(closed["status"] as? String == "refused" && closed["routes"] is NSNull, "\(closed)")
         #expect((closed["error"] as? String)?.isEmpty == false)
         #expect(r.err.contains("closed: essh: "), "\(r.err)")
-        #expect(r.err.contains("4 servers: 3 ok, 1 unreachable"), "\(r.err)")
+        #expect(r.err.contains("4 servers: 3 ok, 1 refused"), "\(r.err)")
     }
 
     @Test func namesAndBadCombinationsAreRefusedClearly() throws {

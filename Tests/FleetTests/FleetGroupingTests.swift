@@ -66,11 +66,11 @@ import Testing
         ], elapsed: 2.04)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "Command: uname")
-        #expect(lines[1] == "2 servers: 1 ok, 1 timed out in 2.0 s")
+        #expect(lines[1] == "2 servers: 1 ok, 1 timed-out in 2.0 s")
         #expect(lines[3] == "SERVER  STATUS       EXIT  TIME")
         #expect(lines[4] == "web1    ok           0     0.2 s")
-        #expect(lines[5] == "down    timed out    -     0.2 s")
-        #expect(text.hasSuffix("== down · timed out\nessh: No result within 2 s (still connecting).\n"))
+        #expect(lines[5] == "down    timed-out    -     0.2 s")
+        #expect(text.hasSuffix("== down · timed-out\nessh: No result within 2 s (still connecting).\n"))
     }
 
     @Test func summaryCountsEveryStatus() {
@@ -81,6 +81,18 @@ import Testing
         #expect(summary.line(elapsed: 1.234) == "5 servers: 2 ok, 1 failed, 1 unreachable, 1 cancelled in 1.2 s")
         #expect(!summary.allOK)
         #expect(FleetSummary([result("a", .ok, exit: 0)]).allOK)
+    }
+
+    @Test func summaryAndTableUseOneWordPerStatusAndCutNone() {
+        let results = [
+            result("a", .ok, exit: 0), result("b", .hostKeyUnknown, error: "unknown"),
+            result("c", .authFailed, error: "denied"), result("d", .timedOut), result("e", .dnsError),
+        ]
+        #expect(FleetSummary(results).line()
+            == "5 servers: 1 ok, 1 timed-out, 1 dns-error, 1 host-key-unknown, 1 auth-failed")
+        let table = FleetReport.text(command: "x", results: results, elapsed: nil).split(separator: "\n")
+        #expect(table[2] == "SERVER  STATUS            EXIT  TIME")
+        #expect(table[4].hasPrefix("b       host-key-unknown  -     "))
     }
 
     @Test func jsonHasEveryKeyWithNullsAndReplacesInvalidUTF8() throws {

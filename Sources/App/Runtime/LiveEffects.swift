@@ -63,10 +63,14 @@ final class LiveEffects: EffectHandler {
         case .sendMail(let request, let sendmail): mail.send(request, sendmail: sendmail)
         case .retryMail(let sendmail): mail.retry(sendmail: sendmail)
         case .saveOutput(let path, let bytes): mail.save(bytes, to: path)
-        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password,
+                       let checked):
             fleet.run(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
-                      timeout: timeout, password: password)
+                      timeout: timeout, password: password, checked: checked)
         case .cancelFleet: fleet.cancel()
+        case .checkFleetLogins(let id, let targets, let knownHosts, let parallel, let timeout):
+            fleet.checkLogins(id: id, targets: targets, knownHosts: knownHosts, parallel: parallel, timeout: timeout)
+        case .cancelFleetCheck: fleet.cancelCheck()
         }
     }
 

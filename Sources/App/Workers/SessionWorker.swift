@@ -58,15 +58,7 @@ final class SessionWorker: Sendable {
             options.keepaliveInterval = keepalive
             return (options, nil)
         } catch {
-            return (error.options, remedy(error))
-        }
-    }
-
-    /// A connection problem as the interface says it: what is wrong, and the key that fixes it.
-    static func remedy(_ problem: ConnectionProblem) -> String {
-        switch problem.kind {
-        case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
-        case .algorithms: return problem.message + " Edit the server (e)."
+            return (error.options, InterfaceWords.sentence(error))
         }
     }
 
@@ -80,7 +72,9 @@ final class SessionWorker: Sendable {
             return
         }
         let cancel: Cancellation
-        do throws(SSHError) { cancel = try Cancellation() } catch { return post(.connectFailed(error.message)) }
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            return post(.connectFailed(InterfaceWords.sentence(error)))
+        }
         shared.withLock { $0.connectCancel = cancel }
         broker.reset()
         queue.async { [self] in
@@ -124,7 +118,7 @@ final class SessionWorker: Sendable {
             } catch {
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")
-                post(.connectFailed(error.kind == .cancelled ? "Cancelled." : error.message))
+                post(.connectFailed(error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)))
             }
         }
     }
@@ -223,7 +217,7 @@ final class SessionWorker: Sendable {
             }
             guard let session else { return }
             do throws(SSHError) { try session.keepalive() } catch {
-                post(.connectionLost(error.message, at: Date()))
+                post(.connectionLost(InterfaceWords.sentence(error), at: Date()))
             }
         }
     }
@@ -280,7 +274,8 @@ final class SessionWorker: Sendable {
                                                                  inout [ShellNotice]) throws(SSHError) -> Void) {
         let cancel: Cancellation
         do throws(SSHError) { cancel = try Cancellation() } catch {
-            return post(.commandFailed(id: id, message: error.message, connectionLost: false, at: Date()))
+            return post(.commandFailed(id: id, message: InterfaceWords.sentence(error), connectionLost: false,
+                                       at: Date()))
         }
         shared.withLock { $0.commandCancel = cancel }
         queue.async { [self] in
@@ -302,8 +297,8 @@ final class SessionWorker: Sendable {
                 if error.kind != .cancelled {
                     log.write("command failed: \(error.kind.rawValue): \(error.message) [\(error.detail)]")
                 }
-                post(.commandFailed(id: id, message: error.kind == .cancelled ? RunningCommand.stopped : error.message,
-                                    connectionLost: lost, at: Date()))
+                let message = error.kind == .cancelled ? RunningCommand.stopped : InterfaceWords.sentence(error)
+                post(.commandFailed(id: id, message: message, connectionLost: lost, at: Date()))
             }
         }
     }

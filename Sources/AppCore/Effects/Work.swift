@@ -1,4 +1,5 @@
 import Basics
+import Fleet
 import Operations
 import Inventory
 import Mail
@@ -51,10 +52,16 @@ package enum Work: Sendable, Equatable {
     /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
     /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
     /// only) serves the servers that log in with a password.
+    /// `checked`: what the check before the password found, by server name (reported, not tried again).
     case runFleet(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
-                  timeout: Double, password: String?)
+                  timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:])
     /// Stops the servers of the fleet run still running (what finished is kept).
     case cancelFleet
+    /// Before the password of run `id` is asked: connects to the servers among `targets` that would receive it,
+    /// checks their host keys and login methods (`FleetPasswordCheck`); answers `fleetChecked`.
+    case checkFleetLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int, timeout: Double)
+    /// Stops that check (Esc): nothing runs.
+    case cancelFleetCheck
 
     /// The worker that does each kind of work.
     package enum Job: Sendable, Equatable { case store, check, session, mail, fleet }
@@ -68,7 +75,7 @@ package enum Work: Sendable, Equatable {
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:
             return .session
         case .sendMail, .retryMail, .saveOutput: return .mail
-        case .runFleet, .cancelFleet: return .fleet
+        case .runFleet, .cancelFleet, .checkFleetLogins, .cancelFleetCheck: return .fleet
         }
     }
 }

@@ -3,8 +3,6 @@ struct DialogState: Sendable, Equatable {
     enum Purpose: Sendable, Equatable {
         /// Delete the saved server with this name?
         case confirmDelete(String)
-        /// Trust this host key? (the prompt id)
-        case hostKey(Int)
         /// A message to acknowledge.
         case notice
     }
