@@ -43,11 +43,12 @@ public enum InteractiveShell {
         }
 
         /// What the server is asked to run: `command`, after `cd` into `directory` when one is given (a folder that
-        /// is gone stops it there, with the shell's own message, rather than running it somewhere else).
+        /// is gone stops it there, status 1 and the shell's own message, rather than running it somewhere else; a
+        /// list such as `sudo -k; sudo true` runs whole after the `cd`).
         public var remoteCommand: String? {
             guard let command else { return nil }
             guard let directory, !directory.isEmpty else { return command }
-            return "cd " + Self.shellQuoted(directory) + " && " + command
+            return "cd " + Self.shellQuoted(directory) + " || exit 1; " + command
         }
 
         /// `text` as one word for a POSIX shell, in single quotes.
