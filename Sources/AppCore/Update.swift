@@ -47,6 +47,10 @@ package enum Update {
             PromptOverlay.show(&state, request)
             return []
         case .connectFailed(let reason):
+            if state.abandonedReconnect && state.connecting == nil {
+                state.abandonedReconnect = false
+                return []
+            }
             if reconnecting(state) {
                 reconnectFailed(&state, reason)
                 return []
@@ -54,6 +58,7 @@ package enum Update {
             return connectFailed(&state, reason)
         case .connected(let os, let auth, let at):
             if reconnecting(state) { return reconnected(&state, os: os, auth: auth, at: at) }
+            state.abandonedReconnect = false
             return connected(&state, os: os, auth: auth, at: at)
 
         // The session: output is appended in place, never by copying the session.

@@ -18,10 +18,11 @@ enum CursesKeyMap {
         }
     }
 
-    /// The key Esc followed at once by `next` makes: Alt with a printable character (terminals send Alt-2 as Esc 2);
-    /// nil when `next` is no printable character (then Esc is Esc, and `next` a key of its own).
+    /// The key Esc followed at once by `next` makes: Alt with a digit (terminals send Alt-2 as Esc 2, the F-keys'
+    /// stand-ins); nil for anything else, which stays Esc and a key of its own: Esc then a letter typed quickly (Esc
+    /// closes, `q` quits) arrives as fast as Alt with it, and must keep meaning both.
     static func alt(next: Key?) -> Key? {
-        guard case .character(let c)? = next else { return nil }
+        guard case .character(let c)? = next, c.isASCII, c.isNumber else { return nil }
         return .alt(c)
     }
 

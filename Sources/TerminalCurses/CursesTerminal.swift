@@ -230,8 +230,8 @@ public final class CursesTerminal: Terminal {
         }
     }
 
-    /// After Esc: the character that came with it, as Alt with it (curses has already waited `escapeDelay` for a
-    /// sequence, so what came with Esc is there now). Anything else is put back for the next read.
+    /// After Esc: a digit that came with it, as Alt with it (curses has already waited `escapeDelay` for a sequence,
+    /// so what came with Esc is there now). Anything else is put back for the next read.
     private func readAlt() -> Key? {
         var next: wint_t = 0
         let rc = wget_wch(essh_stdscr(), &next)

@@ -218,6 +218,10 @@ struct SessionDailyUseTests {
         #expect(state.session?.link == .lost("10.0.0.5 refused the connection on port 22."))
         #expect(lines(state).last == "[could not reconnect: 10.0.0.5 refused the connection on port 22.]")
         #expect(Fixtures.keys(&state, .character("r")).count == 1)
+        // Ended while reconnecting: the cancelled connection's end is no dialog over the summary.
+        #expect(Fixtures.keys(&state, .function(10)) == [.disconnect])
+        _ = Update.update(&state, .connectFailed("Cancelled."))
+        #expect(state.screen.kind == .summary && state.dialog == nil)
     }
 
     // MARK: Ctrl-R, fleet history

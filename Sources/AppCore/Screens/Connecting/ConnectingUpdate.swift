@@ -9,6 +9,7 @@ import RemoteCommands
 /// Connecting: starting a connection, its stages, and how it ends (a session, or a dialog saying why not).
 extension Update {
     static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false) -> [Effect] {
+        state.abandonedReconnect = false
         state.show(.connecting(ConnectingState(target: target, stage: "Starting", startedAt: state.now,
                                                openShell: openShell)))
         state.notice = nil

@@ -264,6 +264,7 @@ extension Update {
 
     static func endSession(_ state: inout AppState, reason: String?) -> [Effect] {
         guard let session = state.session else { return [] }
+        if case .reconnecting = session.link { state.abandonedReconnect = true }
         let seconds = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
         var unsaved: ServerDraft?
         if session.target.name == nil { unsaved = draft(for: session) }

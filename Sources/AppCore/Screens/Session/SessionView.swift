@@ -39,7 +39,7 @@ enum SessionView {
         if let running = session.running {
             let seconds = max(0, state.now.timeIntervalSince(running.startedAt))
             status.append(Span(" \(spinner.frame(state.tick)) running \(running.command) "
-                               + "(\(DurationText.text(seconds, .precise))) · Esc or ^C stops it"))
+                               + "(\(DurationText.text(seconds, .precise))) · Esc stops it"))
         } else if case .reconnecting(let stage) = session.link {
             status.append(Span(" \(spinner.frame(state.tick)) Reconnecting: \(stage) · Esc cancels"))
         } else if let notice = state.notice {
