@@ -5,6 +5,7 @@ import Foundation
 import Inventory
 import Mail
 import NetParsers
+import Operations
 import TUIKit
 
 /// Everything that can happen to the interface: input, time, and results of effects (posted from worker
@@ -21,6 +22,14 @@ package enum Message: Sendable {
     case serverSaveFailed(String)
     case serverDeleted(String)
     case settingsSaved
+    /// What quick connect's text names (`Work.resolveDestination`).
+    case destinationResolved(ConnectionProfile.Resolution)
+    /// Why quick connect's text names nothing to connect to (not a destination, an unreadable ~/.ssh/config).
+    case destinationFailed(String)
+    /// The hosts ~/.ssh/config names (`Work.findSSHConfigHosts`; posted only when there are some).
+    case sshConfigHosts([String])
+    /// How `Work.importSSHConfig` went, as one line.
+    case sshConfigImported(String)
     case connectStage(String)
     /// The server's pre-login banner, as sent (the view sanitises it).
     case connectBanner(String)

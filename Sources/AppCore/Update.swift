@@ -34,6 +34,14 @@ package enum Update {
         case .settingsSaved:
             state.notice = "Settings saved."
             return []
+        case .destinationResolved(let resolution): return destinationResolved(&state, resolution)
+        case .destinationFailed(let text):
+            state.changeForm { $0.setError("dest", text) }
+            return []
+        case .sshConfigHosts(let hosts): return offerSSHConfigImport(&state, hosts: hosts)
+        case .sshConfigImported(let line):
+            state.notice = line
+            return [.load]
 
         // Connecting.
         case .connectStage(let stage):

@@ -9,7 +9,8 @@ struct ServersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "servers",
         abstract: "Save, change, list, import and export your servers.",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self])
+        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self,
+                      Import.self])
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
@@ -162,15 +163,25 @@ struct ServersCommand: ParsableCommand {
             case json
         }
 
-        static let configuration = CommandConfiguration(abstract: "Print the saved servers as ssh_config or JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the saved servers as ssh_config or JSON (JSON keeps every field: essh servers import "
+                + "reads it back).")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "ssh-config (Host blocks for ~/.ssh/config) or json.")
-        var format: Format = .sshConfig
+        var format: Format?
+        @Flag(help: "JSON, the same as --format json.")
+        var json = false
+
+        func validate() throws {
+            if json, let format, format != .json {
+                throw ValidationError("--json and --format \(format.rawValue) ask for two formats: give one.")
+            }
+        }
 
         func run() throws {
             let inventory = try database.open()
             let servers = try inventory.servers()
-            switch format {
+            switch json ? .json : format ?? .sshConfig {
             case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")
             }

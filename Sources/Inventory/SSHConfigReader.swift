@@ -18,6 +18,13 @@ public struct SSHConfigReader: Sendable {
     struct Condition: Equatable {
         var patternSets: [[String]] = []
         var never = false
+        /// The Match lines the line sits under (outermost first), as indices of their directives: `lookup`
+        /// evaluates the simple ones; the import never does (`never` is set with them).
+        var matchLines: [Int] = []
+        /// Set for a block refused outright (a control character, an empty Host name): nothing evaluates it.
+        var refused = false
+        /// Where the Host or Match line governing the line is ("file:line"); "" before the first one.
+        var block = ""
     }
 
     struct Directive {
@@ -71,18 +78,9 @@ public struct SSHConfigReader: Sendable {
     /// Reads `text` as the contents of `file`. Throws when an Include nests deeper than OpenSSH allows or includes
     /// too many files (OpenSSH stops there too): nothing of such a configuration is imported.
     public func evaluate(text: String, file: String) throws(InventoryError) -> Result {
-        var directives: [Directive] = []
-        var warnings: [String] = []
-        var progress = Progress()
-        do {
-            try collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings,
-                        progress: &progress)
-        } catch let stop as Stop {
-            throw InventoryError(.sshConfig, "\(stop.location): \(stop.message)",
-                                 "\(stop.location): \(stop.message). Nothing was imported; fix the Include lines.")
-        } catch {
-            throw InventoryError(.sshConfig, "\(error)", "Cannot read the ssh config \(file): \(error).")
-        }
+        let read = try directives(text: text, file: file, outcome: "Nothing was imported")
+        let directives = read.directives
+        var warnings = read.warnings
         var aliases: [String] = []
         var seen = Set<String>()
         for directive in directives where directive.keyword == "host" {
@@ -91,24 +89,57 @@ public struct SSHConfigReader: Sendable {
                 if seen.insert(pattern).inserted { aliases.append(pattern) }
             }
         }
-        // Lines under a Host line of literal names can only apply to those names: indexing them by name keeps a
-        // config of 10,000 hosts from costing 10,000 times every line.
-        var byName: [String: [Int]] = [:]
-        var general: [Int] = []
-        for (i, directive) in directives.enumerated() where !directive.condition.never {
-            let sets = directive.condition.patternSets
-            if sets.count == 1, sets[0].allSatisfy({ !$0.contains(where: { "*?!".contains($0) }) }) {
-                for name in Set(sets[0].map { $0.lowercased() }) { byName[name, default: []].append(i) }
-            } else {
-                general.append(i)
-            }
-        }
+        let index = DirectiveIndex(directives) { !$0.condition.never }
         var hosts: [SSHConfigHost] = []
         for alias in aliases {
-            let candidates = Self.merged(byName[alias.lowercased()] ?? [], general).map { directives[$0] }
+            let candidates = index.candidates(for: alias).map { directives[$0] }
             if let host = host(alias, directives: candidates, warnings: &warnings) { hosts.append(host) }
         }
         return Result(hosts: hosts, warnings: warnings)
+    }
+
+    /// Lines under a Host line of literal names can only apply to those names: indexing them by name keeps a
+    /// config of 10,000 hosts from costing 10,000 times every line.
+    struct DirectiveIndex {
+        var byName: [String: [Int]] = [:]
+        var general: [Int] = []
+
+        /// The directives `including` keeps, by the literal names they are limited to.
+        init(_ directives: [Directive], including: (Directive) -> Bool) {
+            for (i, directive) in directives.enumerated() where including(directive) {
+                let sets = directive.condition.patternSets
+                if sets.count == 1, sets[0].allSatisfy({ !$0.contains(where: { "*?!".contains($0) }) }) {
+                    for name in Set(sets[0].map { $0.lowercased() }) { byName[name, default: []].append(i) }
+                } else {
+                    general.append(i)
+                }
+            }
+        }
+
+        /// The indices of the directives that may apply to `name`, in order.
+        func candidates(for name: String) -> [Int] {
+            SSHConfigReader.merged(byName[name.lowercased()] ?? [], general)
+        }
+    }
+
+    /// Every line of `text` and the files it includes, in the order OpenSSH reads them, and the lines refused.
+    /// `outcome` says in the error what did not happen ("Nothing was imported").
+    func directives(text: String, file: String, outcome: String) throws(InventoryError)
+        -> (directives: [Directive], warnings: [String])
+    {
+        var directives: [Directive] = []
+        var warnings: [String] = []
+        var progress = Progress()
+        do {
+            try collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings,
+                        progress: &progress)
+        } catch let stop as Stop {
+            throw InventoryError(.sshConfig, "\(stop.location): \(stop.message)",
+                                 "\(stop.location): \(stop.message). \(outcome); fix the Include lines.")
+        } catch {
+            throw InventoryError(.sshConfig, "\(error)", "Cannot read the ssh config \(file): \(error).")
+        }
+        return (directives, warnings)
     }
 
     private func collect(text: String, file: String, outer: Condition, depth: Int, into directives: inout [Directive],
@@ -127,6 +158,8 @@ public struct SSHConfigReader: Sendable {
                 if keyword == "host" || keyword == "match" {
                     condition = outer
                     condition.never = true
+                    condition.refused = true
+                    condition.block = location
                 }
                 continue
             }
@@ -135,17 +168,24 @@ public struct SSHConfigReader: Sendable {
                 warnings.append("\(location): Host has an empty name; this Host block was skipped")
                 condition = outer
                 condition.never = true
+                condition.refused = true
+                condition.block = location
                 continue
             }
             switch keyword {
             case "host":
                 condition = outer
                 condition.patternSets.append(arguments)
+                condition.block = location
                 directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
                                             location: location))
             case "match":
                 condition = outer
                 condition.never = true
+                condition.block = location
+                directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
+                                            location: location))
+                condition.matchLines.append(directives.count - 1)
             case "include":
                 if depth >= Self.maxDepth {
                     throw Stop(location: location, message: "Too many recursive configuration includes "

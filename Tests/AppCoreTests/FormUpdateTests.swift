@@ -112,16 +112,39 @@ struct FormUpdateTests {
         #expect(form.text("ciphers").isEmpty)
     }
 
-    @Test func quickConnectParsesUserHostAndPort() {
+    @Test func quickConnectResolvesTheNameByTheCommandLinesRuleThenConnects() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("n"))
         #expect(Fixtures.keys(&state, .enter).isEmpty)
         #expect(state.form?.fields[0].error != nil)
         Fixtures.type(&state, "root@[::1]:2200")
-        let effects = Fixtures.keys(&state, .enter)
-        #expect(effects == [.connect(ConnectionProfile(host: "::1", port: 2200, user: "root"), knownHosts: "")])
+        // The store worker resolves it (saved servers first, then ~/.ssh/config), as `essh exec` does.
+        #expect(Fixtures.keys(&state, .enter) == [.work(.resolveDestination("root@[::1]:2200"))])
+        #expect(state.screen.kind == .form)
+        let profile = ConnectionProfile(host: "::1", port: 2200, user: "root")
+        let resolution = ConnectionProfile.Resolution(profile: profile, destination: nil,
+                                                      origin: "from ~/.ssh/config line 4", notes: [])
+        let effects = Update.update(&state, .destinationResolved(resolution))
+        #expect(effects == [.connect(profile, knownHosts: "")])
+        #expect(state.connecting?.origin == "root@[::1]:2200: from ~/.ssh/config line 4")
+        #expect(Fixtures.screen(state).contains { $0.contains("root@[::1]:2200: from ~/.ssh/config line 4") },
+                "the connecting screen says where the name came from")
         // A failed quick connect goes back to the servers, not to the form.
         _ = Update.update(&state, .connectFailed("refused"))
+        #expect(state.screen.kind == .servers)
+    }
+
+    @Test func aNameThatCannotBeResolvedIsShownAtTheFieldAndALateAnswerIsDropped() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        Fixtures.type(&state, "lab1")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .destinationFailed("~/.ssh/config line 3: Port 'x' (for lab1) is not a port."))
+        #expect(state.form?.fields[0].error == "~/.ssh/config line 3: Port 'x' (for lab1) is not a port.")
+        Fixtures.keys(&state, .escape)
+        let late = ConnectionProfile.Resolution(profile: ConnectionProfile(host: "lab1"), destination: nil,
+                                                origin: "", notes: [])
+        #expect(Update.update(&state, .destinationResolved(late)).isEmpty, "the form was left: nothing connects")
         #expect(state.screen.kind == .servers)
     }
 

@@ -77,9 +77,7 @@ struct GoldenScreenTests {
 
     @Test func summaryAfterQuickConnectAt80x24() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character("n"))
-        Fixtures.type(&state, "root@lab.example:2222")
-        Fixtures.keys(&state, .enter)
+        Fixtures.quickConnect(&state, "root@lab.example:2222")
         _ = Update.update(&state, .connected(os: .linux, auth: .password, at: Fixtures.now))
         Fixtures.keys(&state, .function(10))
         try Golden.check(Fixtures.screen(state), named: "summary-unsaved-80x24", in: directory)

@@ -177,17 +177,13 @@ struct SessionUpdateTests {
 
     @Test func theDetectedSystemChoosesTheQuickCommandsAndAnUnknownOneIsLeftToThemToDetect() {
         var unknown = Fixtures.loaded()
-        Fixtures.keys(&unknown, .character("n"))
-        Fixtures.type(&unknown, "10.1.2.3")
-        Fixtures.keys(&unknown, .enter)
+        Fixtures.quickConnect(&unknown, "10.1.2.3")
         _ = Update.update(&unknown, .connected(os: nil, at: Fixtures.now))
         #expect(unknown.session?.os == "unknown OS")
         #expect(Fixtures.keys(&unknown, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .auto)])
 
         var bsd = Fixtures.loaded()
-        Fixtures.keys(&bsd, .character("n"))
-        Fixtures.type(&bsd, "10.1.2.4")
-        Fixtures.keys(&bsd, .enter)
+        Fixtures.quickConnect(&bsd, "10.1.2.4")
         _ = Update.update(&bsd, .connected(os: .bsd, at: Fixtures.now))
         #expect(bsd.session?.os == "bsd")
         #expect(Fixtures.keys(&bsd, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .bsd)])

@@ -16,7 +16,8 @@ final class LiveEffects: EffectHandler {
          opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail) {
         let log = AppLog(environment: environment)
         let post = Self.logging(into: log, then: { queue.post($0) })
-        store = StoreWorker(inventory: inventory, post: post)
+        store = StoreWorker(inventory: inventory, post: post,
+                            context: ConnectionProfile.Context(environment: environment, localUser: localUser))
         checks = CheckWorker(inventory: inventory, post: post)
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
@@ -50,6 +51,10 @@ final class LiveEffects: EffectHandler {
             store.appendHistory(server: server, command: command, status: status)
         case .loadFleetHistory: store.loadFleetHistory()
         case .appendFleetHistory(let command, let servers): store.appendFleetHistory(command: command, servers: servers)
+        case .resolveDestination(let text): store.resolve(text)
+        case .findSSHConfigHosts: store.findSSHConfigHosts()
+        case .importSSHConfig: store.importSSHConfig()
+        case .declineSSHConfigImport: store.declineSSHConfigImport()
         case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
         case .connect(let target, let knownHosts, let keepalive):
             session.connect(target, knownHosts: knownHosts, keepalive: keepalive)

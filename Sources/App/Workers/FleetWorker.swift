@@ -58,7 +58,7 @@ final class FleetWorker: Sendable {
             let name = target.name ?? target.host
             return FleetTargets.target(target, name: name, options: options,
                                        password: FleetTargets.Password(password, fromFile: false),
-                                       checked: checked[name], remedy: InterfaceWords.sentence)
+                                       checked: checked[name], remedy: { InterfaceWords.sentence($0) })
         }
     }
 

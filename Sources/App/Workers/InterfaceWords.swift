@@ -32,10 +32,11 @@ enum InterfaceWords {
     }
 
     /// A connection problem as the interface says it: what is wrong, and the key that fixes it.
-    static func sentence(_ problem: ConnectionProblem) -> String {
+    static func sentence(_ problem: ConnectionProblem, saved: Bool = true) -> String {
         switch problem.kind {
-        case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
-        case .algorithms: return problem.message + " Edit the server (e)."
+        case .unreadableKey where saved: return problem.message.dropLast() + ": edit the server (e)."
+        case .algorithms where saved: return problem.message + " Edit the server (e)."
+        case .unreadableKey, .algorithms, .jumpHost: return problem.message
         }
     }
 

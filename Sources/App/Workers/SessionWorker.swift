@@ -58,7 +58,7 @@ final class SessionWorker: Sendable {
             options.keepaliveInterval = keepalive
             return (options, nil)
         } catch {
-            return (error.options, InterfaceWords.sentence(error))
+            return (error.options, InterfaceWords.sentence(error, saved: target.isSaved))
         }
     }
 

@@ -2,6 +2,7 @@ import AppCore
 import Basics
 import Foundation
 import Inventory
+import Operations
 
 /// The database: servers, settings and history, on one serial queue (GRDB's queue is safe from any thread; one
 /// queue keeps the writes in the order the interface asked for them).
@@ -9,10 +10,14 @@ final class StoreWorker: Sendable {
     private let inventory: Inventory
     private let post: @Sendable (Message) -> Void
     private let queue = DispatchQueue(label: "essh.app.store")
+    /// $HOME (for ~/.ssh/config) and the local user, as connecting sees them.
+    private let context: ConnectionProfile.Context
 
-    init(inventory: Inventory, post: @escaping @Sendable (Message) -> Void) {
+    init(inventory: Inventory, post: @escaping @Sendable (Message) -> Void,
+         context: ConnectionProfile.Context = ConnectionProfile.Context()) {
         self.inventory = inventory
         self.post = post
+        self.context = context
     }
 
     /// Reads servers, last check results and settings.
@@ -101,6 +106,63 @@ final class StoreWorker: Sendable {
     func appendFleetHistory(command: String, servers: Int) {
         queue.async { [self] in
             _ = try? inventory.appendFleetHistory(command: command, serverCount: servers)
+        }
+    }
+
+    /// What quick connect's text names, by the command line's rule (saved servers first, then ~/.ssh/config).
+    func resolve(_ text: String) {
+        queue.async { [self] in
+            do {
+                let resolution = try ConnectionProfile.resolve(text, saved: { name throws(InventoryError) in
+                    try inventory.findServer(named: name)
+                }, context: context)
+                post(.destinationResolved(resolution))
+            } catch {
+                post(.destinationFailed(UserFacing.sentence(error)))
+            }
+        }
+    }
+
+    /// ~/.ssh/config and the reader for it.
+    private var sshConfig: (path: String, reader: SSHConfigReader) {
+        (context.home + "/.ssh/config", SSHConfigReader(home: context.home, localUser: context.localUser))
+    }
+
+    /// Posts the hosts ~/.ssh/config names, when it names any (a missing or unreadable file: nothing to offer).
+    func findSSHConfigHosts() {
+        queue.async { [self] in
+            let (path, reader) = sshConfig
+            guard let hosts = try? reader.read(path: path).hosts, !hosts.isEmpty else { return }
+            post(.sshConfigHosts(hosts.map(\.alias)))
+        }
+    }
+
+    /// Saves the hosts of ~/.ssh/config (as `essh servers import-ssh-config`, jump hosts left out) and says how it
+    /// went.
+    func importSSHConfig() {
+        queue.async { [self] in
+            let (path, reader) = sshConfig
+            do throws(InventoryError) {
+                let plan = try SSHConfigImport.plan(path: path, reader: reader)
+                let summary = try inventory.importServers(plan.drafts)
+                let skipped = summary.skipped.count + plan.skipped.count
+                post(.sshConfigImported("Imported ~/.ssh/config: \(summary.added.count) added, "
+                                        + "\(summary.updated.count) updated, \(skipped) skipped"
+                                        + (plan.skipped.isEmpty ? "." : " (jump hosts are not supported yet).")))
+            } catch {
+                post(.storeFailed(error.message))
+            }
+        }
+    }
+
+    /// Remembers that the import offer was declined.
+    func declineSSHConfigImport() {
+        queue.async { [self] in
+            do throws(InventoryError) {
+                try inventory.setSetting(Update.sshConfigOfferSetting, to: "declined")
+            } catch {
+                post(.storeFailed(error.message))
+            }
         }
     }
 

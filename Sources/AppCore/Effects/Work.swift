@@ -21,6 +21,15 @@ package enum Work: Sendable, Equatable {
     /// Reads the history of commands run on several servers at once (`x`).
     case loadFleetHistory
     case appendFleetHistory(command: String, servers: Int)
+    /// Resolves what quick connect was given — a saved server, a Host in ~/.ssh/config, or a host — by the rule the
+    /// command line uses (`ConnectionProfile.resolve`).
+    case resolveDestination(String)
+    /// Looks for hosts in ~/.ssh/config to offer importing (a first start with no servers).
+    case findSSHConfigHosts
+    /// Saves the hosts of ~/.ssh/config as servers (those behind a jump host left out).
+    case importSSHConfig
+    /// Remembers that the import was declined, so it is not offered again.
+    case declineSSHConfigImport
 
     // The check worker.
     /// Checks servers (by row id) with this timeout in seconds.
@@ -69,7 +78,8 @@ package enum Work: Sendable, Equatable {
     package var job: Job {
         switch self {
         case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory,
-             .loadFleetHistory, .appendFleetHistory:
+             .loadFleetHistory, .appendFleetHistory, .resolveDestination, .findSSHConfigHosts, .importSSHConfig,
+             .declineSSHConfigImport:
             return .store
         case .check: return .check
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:

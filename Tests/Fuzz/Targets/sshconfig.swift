@@ -50,6 +50,19 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                     "control character in \(value.debugDescription)")
         }
     }
+    // Looking each alias up (and a name no Host line names) ends, and gives what `ssh -G` could: values without
+    // control characters, each with a line, a block for every value.
+    if let lookups = try? reader.lookup(result.hosts.map(\.alias) + ["fuzz-unnamed"], text: main, file: "\(home)/.ssh/config") {
+        for found in lookups {
+            let values = [found.hostName, found.user, found.port, found.proxy].compactMap { $0 } + found.identityFiles
+            for value in values {
+                require(!value.text.unicodeScalars.contains(where: SSHConfigReader.isControl),
+                        "control character in \(value.text.debugDescription)")
+                require(value.location.line >= 1, "value \(value.keyword) without a line")
+            }
+            require(found.isEmpty || !found.blocks.isEmpty, "values of \(found.name) from no block")
+        }
+    }
     // Windows line ends read as Unix ones (a file without CR of its own, where CR LF cannot merge with another CR).
     if !main.contains("\r") && files.isEmpty {
         let crlf = try? reader.evaluate(text: main.replacingOccurrences(of: "\n", with: "\r\n"), file: "\(home)/.ssh/config")

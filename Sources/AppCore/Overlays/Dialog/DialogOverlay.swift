@@ -27,6 +27,8 @@ enum DialogOverlay {
         case .notice: return []
         case .confirmDelete(let name):
             return choice == 0 ? [.deleteServer(name)] : []
+        case .importSSHConfig:
+            return [.work(choice == 0 ? .importSSHConfig : .declineSSHConfigImport)]
         }
     }
 

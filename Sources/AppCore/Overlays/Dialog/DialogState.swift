@@ -5,6 +5,8 @@ struct DialogState: Sendable, Equatable {
         case confirmDelete(String)
         /// A message to acknowledge.
         case notice
+        /// Save the hosts of ~/.ssh/config as servers? (No is remembered.)
+        case importSSHConfig
     }
 
     var purpose: Purpose

@@ -21,6 +21,11 @@ enum ConnectingView {
             area.y = min(box.y + box.height + 1, buffer.size.height - 2)
         }
         spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
+        if let origin = connecting.origin, area.y + 2 < buffer.size.height - 1 {
+            let line = Rect(x: 1, y: area.y + 2, width: max(0, buffer.size.width - 2), height: 1)
+            let x = max(line.x, (buffer.size.width - DisplayWidth.of(origin)) / 2)
+            buffer.setString(origin, x: x, y: line.y, style: Theme.hint, clip: line)
+        }
         let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
         buffer.setString(" Esc: cancel", x: 0, y: hint.y, style: Theme.hint, clip: hint)
     }

@@ -43,20 +43,21 @@ extension Update {
         case .quickConnect:
             let text = form.text("dest").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else {
-                form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222.")
+                form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222, or a Host of "
+                              + "~/.ssh/config.")
                 state.show(.form(form))
                 return []
             }
-            let destination: Destination
             do {
-                destination = try Destination(parsing: text)
+                _ = try Destination(parsing: text)
             } catch {
                 form.setError("dest", error.message)
                 state.show(.form(form))
                 return []
             }
-            return connect(&state, ConnectionProfile(host: destination.host, port: destination.port ?? 22,
-                                                     user: destination.user))
+            // A saved server, a Host in ~/.ssh/config or a host: the command line's rule, read by the store worker.
+            state.show(.form(form))
+            return [.work(.resolveDestination(text))]
         case .settings:
             var settings = state.settings
             for field in form.fields {

@@ -122,6 +122,7 @@ extension Update {
         if state.list.selected == nil { state.list.selectFirst(count: state.visibleServers.count) }
         guard first else { return [] }
         var effects = startCheck(&state)
+        if servers.isEmpty && settings[Update.sshConfigOfferSetting] == nil { effects.append(.work(.findSSHConfigHosts)) }
         if !state.autoconnectDone, !state.settings.autoconnect.isEmpty {
             state.autoconnectDone = true
             if let server = servers.first(where: { $0.name == state.settings.autoconnect }) {
