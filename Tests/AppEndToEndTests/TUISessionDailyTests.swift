@@ -119,9 +119,12 @@ struct TUISessionDailyTests {
         #expect(try tmux.display("#{alternate_on}") == "0", "the terminal is the shell's again")
         try tmux.waitFor("the shell's prompt") { $0.last { !$0.isEmpty }?.hasPrefix("$") == true }
         try tmux.enter("fg")
-        let back = try waitForLines(tmux, "before-stop")
-        #expect(back[0].contains("box") || back[0].contains("@127.0.0.1"), "the session's header is drawn again")
-        #expect(TmuxSession.keyBar(back)?.hasPrefix("Esc Stop") == true)
+        // Read once the whole screen is back (a frame can reach tmux in more than one write).
+        try tmux.waitFor("the session redrawn: header, output and key bar") { screen in
+            screen[0].contains("@127.0.0.1") && trimmed(screen).contains("before-stop")
+                && TmuxSession.keyBar(screen)?.hasPrefix("Esc Stop") == true
+        }
+        #expect(try tmux.display("#{alternate_on}") == "1", "the interface has the screen again")
         try tmux.enter("echo after-fg")
         try waitForLines(tmux, "after-fg")
         try essh.endSession()
@@ -129,6 +132,23 @@ struct TUISessionDailyTests {
         try tmux.waitFor(text: "eSSH — Servers")
         try tmux.press("q")
         try tmux.waitFor(text: EsshInTmux.exitMarker + "0")
+    }
+
+    /// Started by `sh -c` (no job control: its process group is orphaned), a Ctrl-Z is dropped by the system and
+    /// eSSH carries on, the session drawn again. (tmux would continue a pane that stopped, so whether the stop was
+    /// dropped is `TerminalRestorerStopTests`' question; this one asks that the session goes on.)
+    @Test func ctrlZWithoutJobControlLeavesTheSessionRunning() throws {
+        let essh = try EsshInTmux.inSession()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.enter("echo before-ctrl-z")
+        try waitForLines(tmux, "before-ctrl-z")
+        try tmux.press("C-z")
+        try tmux.enter("echo after-ctrl-z")
+        let screen = try waitForLines(tmux, "after-ctrl-z")
+        #expect(trimmed(screen).contains("before-ctrl-z"), "the output stays")
+        #expect(!screen.contains { $0.contains(EsshInTmux.exitMarker) }, "essh did not end")
+        try essh.endSession()
     }
 
     @Test func ctrlRFindsAnOlderCommandAndAltDigitsStandInForTheFKeys() throws {
@@ -167,10 +187,11 @@ struct TUISessionDailyTests {
         let sshd = try #require(SSHDConnection.wait(clientPid: pane, port: s.port, listenerPid: listener))
         let killed = Date()
         sshd.signal(SIGKILL)
-        let lost = try tmux.waitFor(text: "[connection lost", timeout: 10)
+        try tmux.waitFor(text: "[connection lost", timeout: 10)
         #expect(Date().timeIntervalSince(killed) < 5, "said at once")
-        #expect(lost[0].contains("disconnected"))
-        #expect(lost.contains { $0.contains("r reconnects") })
+        try tmux.waitFor("the header and status line saying so") { screen in
+            screen[0].contains("disconnected") && screen.contains { $0.contains("r reconnects") }
+        }
         try tmux.press("r")
         let back = try tmux.waitFor(text: "[reconnected to", timeout: 15)
         #expect(trimmed(back).contains("before-drop"), "the output stays")
