@@ -2,7 +2,8 @@ import NetParsers
 import TUIKit
 
 /// What a key does in a session (other keys edit the command line, which always has focus). Every F-key has an
-/// Alt-digit twin (Esc then the digit) for terminals that keep the F-keys for themselves, but F10, which has ^D.
+/// Alt-digit twin (sent as Esc and the digit together) for terminals that keep the F-keys for themselves, but F10,
+/// which has ^D.
 enum SessionAction: Sendable, Equatable {
     case run, cancel, interrupt, historyUp, historyDown, historySearch, pageUp, pageDown, top, bottom
     case scrollLeft, scrollRight
