@@ -95,6 +95,36 @@ struct TUISessionDailyTests {
         try essh.endSession()
     }
 
+    /// `essh config set session.wrap off`: the same line is one row, `›` where it goes on, and → on the empty
+    /// command line brings its end into view with `‹` where text is hidden on the left.
+    @Test func withSessionWrapOffALongLineScrollsSideways() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let set = try Binary.runEssh(["config", "set", "session.wrap", "off"],
+                                     environment: ["ESSH_DB": dir.file("essh.db")])
+        try #require(set.status == 0, "\(set.err)")
+        let essh = try EsshInTmux(servers: [.box()], in: dir)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "box")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Type a command")
+        try tmux.enter("printf 'R%.0s' $(seq 1 296); echo END")
+        let first = trimmed(try tmux.waitFor("the line clipped with a marker") {
+            $0.contains { $0.hasPrefix("RRRR") && $0.hasSuffix("R›") }
+        })
+        let rows = first.filter { $0.hasPrefix("RRRR") }
+        #expect(rows.count == 1 && !rows[0].contains("END"), "one row, not wrapped, its end hidden: \(first)")
+        for _ in 0..<4 { try tmux.press("Right") }
+        let scrolled = trimmed(try tmux.waitFor("the line's end in view") {
+            $0.contains { $0.hasPrefix("‹R") && $0.hasSuffix("REND") }
+        })
+        #expect(scrolled.filter { $0.contains("RRRR") }.count == 1)
+        for _ in 0..<4 { try tmux.press("Left") }
+        try tmux.waitFor("back at the line's start") { $0.contains { $0.hasPrefix("RRRR") && $0.hasSuffix("R›") } }
+        try essh.endSession()
+    }
+
     @Test func ctrlCStopsALoopAndTheSessionGoesOn() throws {
         let essh = try EsshInTmux.inSession()
         defer { essh.stop() }
