@@ -1,5 +1,5 @@
 /// Watches what a program writes to the terminal for a switch to the alternate screen (`ESC [ ? 1049 h`, `?1047h`,
-/// `?47h`), which full-screen programs (vi, top, less) make and undo when they end. A program that never switched
+/// `?47h`), which full-screen programs (vi, less, htop) make and undo when they end. A program that never switched
 /// leaves its output on the normal screen, where the person may want to read it before eSSH draws over it. Pure; fed
 /// chunk by chunk (a sequence cut between chunks is still seen).
 public struct AlternateScreenWatch: Sendable, Equatable {

@@ -91,7 +91,7 @@ final class LiveEffects: EffectHandler {
         case .terminal(let line, let command, _):
             let outcome = session.terminalCommand(command)
             // A program that drew on the normal screen (sudo, apt) left its output there: the person reads it before
-            // the interface comes back over it. A full-screen one (vi, top) put the screen back itself.
+            // the interface comes back over it. A full-screen one (vi, less) put the screen back itself.
             if case .exited(let exit) = outcome.end, !outcome.usedAlternateScreen {
                 let status = exit.signal.map { "killed by \($0)" } ?? "exit \(exit.status.map(String.init) ?? "?")"
                 Self.waitForEnter(after: "[\(status)] Press Enter to return to eSSH.")
