@@ -14,7 +14,7 @@ LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
 export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make $(LIBSSH2_APT)
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).

@@ -43,7 +43,7 @@ let tuiTargets: [Target] = [
     .target(name: "TerminalCurses", dependencies: ["TUIKit", "CNCursesW", "LocalProcess", "Basics"]),
     .executableTarget(name: "TUIKitDemo", dependencies: ["TUIKit", "TerminalCurses"]),
     .testTarget(name: "TUIKitTests", dependencies: ["TUIKit", "TestSupport"], exclude: ["Golden"]),
-    .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TestSupport"]),
+    .testTarget(name: "TerminalCursesTests", dependencies: ["TUIKitDemo", "TerminalCurses", "TUIKit", "TestSupport"]),
 ]
 
 // TextWidth: terminal column width of text (wide, combining, emoji) and alignment, and the sanitiser family

@@ -46,6 +46,9 @@ package struct AppState: Sendable {
     package var shouldQuit = false
     /// Autoconnect is tried once, after the first load.
     var autoconnectDone = false
+    /// A session ended while it was reconnecting: the end of that connection (cancelled, or made after all) is
+    /// nobody's news.
+    var abandonedReconnect = false
 
     package init(size: Size, now: Date, localUser: String) {
         self.size = size

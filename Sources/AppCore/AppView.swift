@@ -26,8 +26,8 @@ package enum AppView {
             case .prompt(let prompt):
                 cursor = PromptOverlay.render(prompt, border: border, into: &buffer)
             case .fleetQuestion(let question):
-                cursor = FleetView.render(question, count: state.fleet.pendingNames.count, border: border,
-                                          into: &buffer)
+                cursor = FleetView.render(question, count: state.fleet.pendingNames.count,
+                                          history: state.fleet.history, border: border, into: &buffer)
             case .outputTool(let tool):
                 cursor = OutputToolView.render(tool, border: border, into: &buffer)
             }

@@ -38,6 +38,8 @@ package enum Message: Sendable {
     case connectFailed(String)
     case prompt(PromptRequest)
     case history([String])
+    /// The fleet commands run before, oldest first.
+    case fleetHistory([String])
     case output(id: Int, bytes: [UInt8])
     case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
     case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)

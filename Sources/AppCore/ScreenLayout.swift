@@ -18,4 +18,9 @@ enum ScreenLayout {
     }
 
     static func outputRows(_ size: Size) -> Int { session(size).output.height }
+
+    /// How the session shows long lines (the `session.wrap` setting): wrapped with a marker, or scrolled sideways.
+    static func sessionLines(wrap: Bool, unicode: Bool) -> LineLayout {
+        wrap ? .wrapped(unicode: unicode) : .scrolled(unicode: unicode)
+    }
 }

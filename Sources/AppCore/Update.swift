@@ -45,6 +45,7 @@ package enum Update {
 
         // Connecting.
         case .connectStage(let stage):
+            if reconnecting(state) { reconnectStage(&state, stage) }
             state.changeConnecting { $0.stage = stage }
             return []
         case .connectBanner(let text):
@@ -53,12 +54,28 @@ package enum Update {
         case .prompt(let request):
             PromptOverlay.show(&state, request)
             return []
-        case .connectFailed(let reason): return connectFailed(&state, reason)
-        case .connected(let os, let auth, let at): return connected(&state, os: os, auth: auth, at: at)
+        case .connectFailed(let reason):
+            if state.abandonedReconnect && state.connecting == nil {
+                state.abandonedReconnect = false
+                return []
+            }
+            if reconnecting(state) {
+                reconnectFailed(&state, reason)
+                return []
+            }
+            return connectFailed(&state, reason)
+        case .connected(let os, let auth, let at):
+            if reconnecting(state) { return reconnected(&state, os: os, auth: auth, at: at) }
+            state.abandonedReconnect = false
+            return connected(&state, os: os, auth: auth, at: at)
 
         // The session: output is appended in place, never by copying the session.
         case .history(let commands):
             state.withSession { session, _ in session.history = commands }
+            return []
+        case .fleetHistory(let commands):
+            // Runs started before the history arrived stay newest.
+            state.fleet.history = commands + state.fleet.history
             return []
         case .output(let id, let bytes):
             state.withSession { session, _ in session.receive(id: id, bytes) }
@@ -78,7 +95,7 @@ package enum Update {
         case .connectionLost(let reason, let at):
             guard state.session != nil else { return [] }
             state.now = max(state.now, at)
-            return endSession(&state, reason: reason)
+            return sessionLost(&state, reason: reason)
         case .handedBack(let outcome): return handedBack(&state, outcome)
 
         // The output tools.
@@ -110,13 +127,8 @@ package enum Update {
     static func tick(_ state: inout AppState, _ now: Date) -> [Effect] {
         state.now = now
         state.tick += 1
-        let keepalive = state.withSession { session, _ in
-            guard session.running == nil,
-                  now.timeIntervalSince(session.lastKeepalive) >= SessionState.keepaliveInterval else { return false }
-            session.lastKeepalive = now
-            return true
-        }
-        if keepalive == true { return [.keepalive] }
+        // An idle session's connection is checked every tick (a second): a server that closed it is noticed at once.
+        if let session = state.session, session.running == nil, session.link == .up { return [.keepalive] }
         return periodicCheck(&state)
     }
 
@@ -136,6 +148,7 @@ package enum Update {
             }
             return []
         case .key(let key):
+            if GlobalAction.table.action(for: key) == .suspend { return [.suspend] }
             if let overlay = state.overlays.top { return overlayKey(&state, overlay, key) }
             return screenKey(&state, key)
         }

@@ -22,17 +22,38 @@ public enum InteractiveShell {
         public var maxMissedKeepalives: Int
         /// Cancels from another thread (the command line's SIGINT/SIGTERM/SIGHUP handling).
         public var cancel: Cancellation?
+        /// A command to run on the PTY instead of the login shell (`ssh -t DEST COMMAND`): the interface's
+        /// commands that need a terminal (`sudo`, `top`, `vi`, `!COMMAND`).
+        public var command: String?
+        /// The folder `command` starts in (the session shell's working folder); nil: the login folder.
+        public var directory: String?
 
         /// Options; TERM comes from the environment (`xterm-256color` when unset or empty).
         public init(term: String? = nil, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
                     escapeCharacter: UInt8? = UInt8(ascii: "~"), maxMissedKeepalives: Int = 3,
-                    cancel: Cancellation? = nil) {
+                    cancel: Cancellation? = nil, command: String? = nil, directory: String? = nil) {
             self.term = term ?? Self.environmentTerm
+            self.command = command
+            self.directory = directory
             self.input = input
             self.output = output
             self.escapeCharacter = escapeCharacter
             self.maxMissedKeepalives = maxMissedKeepalives
             self.cancel = cancel
+        }
+
+        /// What the server is asked to run: `command`, after `cd` into `directory` when one is given (a folder that
+        /// is gone stops it there, status 1 and the shell's own message, rather than running it somewhere else; a
+        /// list such as `sudo -k; sudo true` runs whole after the `cd`).
+        public var remoteCommand: String? {
+            guard let command else { return nil }
+            guard let directory, !directory.isEmpty else { return command }
+            return "cd " + Self.shellQuoted(directory) + " || exit 1; " + command
+        }
+
+        /// `text` as one word for a POSIX shell, in single quotes.
+        static func shellQuoted(_ text: String) -> String {
+            "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
 
         /// `$TERM`, or `xterm-256color` when unset or empty.
@@ -54,7 +75,7 @@ public enum InteractiveShell {
         let channel: ShellChannel
         do {
             channel = try ShellChannel(session: session, term: options.term, cols: size.columns, rows: size.rows,
-                                       cancel: options.cancel)
+                                       command: options.remoteCommand, cancel: options.cancel)
         } catch {
             let end: ShellOutcome.End = switch error.kind {
             case .disconnected, .timedOut: .connectionLost(error.message)
@@ -88,7 +109,8 @@ public enum InteractiveShell {
             // Leaving at once is the point of `~.`; a lost server would only make us wait.
             _ = channel.close(graceful: false)
         }
-        let outcome = ShellOutcome(end: end, duration: monotonicSeconds() - started)
+        let outcome = ShellOutcome(end: end, duration: monotonicSeconds() - started,
+                                   usedAlternateScreen: loop.screens.used)
         if case .interrupted(let signal?) = end { raise(signal) }
         return outcome
     }
@@ -102,6 +124,8 @@ private struct Loop {
     var size: WindowSize
     var scanner: EscapeScanner
     var watch: KeepaliveWatch
+    /// Whether what runs switched to the alternate screen.
+    var screens = AlternateScreenWatch()
     /// Typed bytes the channel has not taken yet (its window was full).
     var pending: [UInt8] = []
     /// At most this many reads per turn, so a flood of output never keeps the keyboard waiting.
@@ -167,6 +191,7 @@ private struct Loop {
             switch try channel.read(into: buffer) {
             case .data(let n):
                 watch.heard(at: monotonicSeconds())
+                screens.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 if !writeAll(options.output, UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { return .terminalClosed }
             case .nothing:
                 return nil

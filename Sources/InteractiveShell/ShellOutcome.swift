@@ -22,11 +22,15 @@ public struct ShellOutcome: Sendable, Equatable {
     public var end: End
     /// Seconds from the shell's start to its end.
     public var duration: Double
+    /// Whether what ran switched the terminal to the alternate screen (a full-screen program: its output is gone
+    /// from the screen when it ends).
+    public var usedAlternateScreen: Bool
 
     /// An outcome.
-    public init(end: End, duration: Double) {
+    public init(end: End, duration: Double, usedAlternateScreen: Bool = false) {
         self.end = end
         self.duration = duration
+        self.usedAlternateScreen = usedAlternateScreen
     }
 
     /// The exit status a command-line tool reports, as ssh does: the remote status (128+N for a signal); 255

@@ -26,4 +26,23 @@ extension Inventory {
                 .order(HistoryEntry.Columns.ranAt.desc, HistoryEntry.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
+
+    /// Appends a command run from the interface on `serverCount` servers at once (`x`); returns the stored entry.
+    @discardableResult
+    public func appendFleetHistory(command: String, serverCount: Int, at date: Date = Date())
+        throws(InventoryError) -> FleetHistoryEntry {
+        try write { db in
+            var entry = FleetHistoryEntry(command: command, ranAt: date.databasePrecision, serverCount: serverCount)
+            try entry.insert(db)
+            return entry
+        }
+    }
+
+    /// The commands run on several servers at once, newest first, at most `limit`.
+    public func fleetHistory(limit: Int = 100) throws(InventoryError) -> [FleetHistoryEntry] {
+        try read { db in
+            try FleetHistoryEntry.order(FleetHistoryEntry.Columns.ranAt.desc, FleetHistoryEntry.Columns.id.desc)
+                .limit(limit).fetchAll(db)
+        }
+    }
 }

@@ -73,6 +73,15 @@ enum InventoryMigrations {
                 t.add(column: "macs", .text)
             }
         }
+        // The interface's fleet commands (`x`) have a history of their own, one for every fleet run (issue 14).
+        migrator.registerMigration("v5-fleet-history") { db in
+            try db.create(table: "fleetHistoryEntry") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("command", .text).notNull()
+                t.column("ranAt", .datetime).notNull()
+                t.column("serverCount", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

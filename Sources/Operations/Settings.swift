@@ -14,6 +14,11 @@ public struct Settings: Sendable, Equatable {
     public var checkTimeout = 3.0
     /// Lines of output kept per session.
     public var scrollback = 10_000
+    /// Long lines of a session's output wrap (with a marker); off: they scroll sideways (← → on an empty line).
+    public var wrapLines = true
+    /// Seconds between keepalives on a session: a server that went away silently is given up after four of them (a
+    /// server that closed the connection is noticed within a second anyway).
+    public var keepalive = 5
     /// The saved server to connect to at start ("" for none).
     public var autoconnect = ""
     /// Where output is mailed by default ("" for nobody).
@@ -71,6 +76,9 @@ public struct Settings: Sendable, Equatable {
                  "Give seconds from 0.1 to 60."),
         .whole("session.scrollback", "Scrollback lines", hint: "100 to 1000000", \.scrollback, 100...1_000_000,
                "Give a number of lines from 100 to 1000000."),
+        .flag("session.wrap", "Wrap long lines", \.wrapLines),
+        .whole("session.keepalive", "Keepalive every (s)", hint: "seconds, 2 to 300; 4 unanswered end the session",
+               \.keepalive, 2...300, "Give whole seconds from 2 to 300."),
         .text("ui.autoconnect", "Autoconnect to", hint: "a saved server's name, or empty", \.autoconnect),
         .text("mail.recipient", "Mail recipient", hint: "an address, or empty", \.mailRecipient) {
             $0.isEmpty ? nil : MailSettings.problem(recipients: $0)

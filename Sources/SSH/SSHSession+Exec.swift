@@ -35,7 +35,9 @@ extension SSHSession {
         return (out, err, exit)
     }
 
-    /// Sends a keepalive if one is due (call it from an idle loop; `run` does it by itself while waiting).
+    /// Sends a keepalive if one is due and checks that the server has not closed or reset the connection (call it
+    /// from an idle loop, as often as once a second: `run` does the same by itself while waiting). Throws
+    /// `disconnected` once the connection is gone.
     public func keepalive() throws(SSHError) {
         try state.withLock { (session: inout SessionHandle) throws(SSHError) in try session.keepalive() }
     }
@@ -102,6 +104,27 @@ extension SessionHandle {
             markBroken()
             throw SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 1).error("sending a keepalive", rc)
         }
+        if let reason = Self.peerGone(fd) {
+            markBroken()
+            throw SSHError(.disconnected, reason, "The server closed the connection.")
+        }
+    }
+
+    /// Why the socket says the server is gone (it closed or reset the connection, or the network timed out), or nil.
+    /// Seen without reading: bytes libssh2 has not read yet (the answers to an idle session's keepalives wait there)
+    /// stay for it, and Linux reports the server's close behind them (POLLRDHUP).
+    static func peerGone(_ fd: Int32) -> String? {
+        let readHangUp: Int16 = 0x2000  // POLLRDHUP, which Glibc's module does not export
+        var entry = pollfd(fd: fd, events: Int16(POLLIN) | readHangUp, revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return nil }
+        if entry.revents & Int16(POLLERR) != 0 {
+            var code: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+            return code != 0 ? String(cString: strerror(code)) : "socket error"
+        }
+        if entry.revents & (readHangUp | Int16(POLLHUP)) != 0 { return "the server closed the connection" }
+        return nil
     }
 
     // MARK: - Channel life

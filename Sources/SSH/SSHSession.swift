@@ -44,6 +44,12 @@ public final class SSHSession: Sendable {
                                            context: opened.context).authenticate(onStage: onStage)
             if options.keepaliveInterval > 0 {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
+                // A network that went away leaves what eSSH sends (keepalives at least) unacknowledged: the kernel
+                // gives up after as long as OpenSSH's ServerAliveCountMax 3 would wait, and every later wait or
+                // keepalive finds the connection gone.
+                var limit = UInt32(min(options.keepaliveInterval * 4, 3600) * 1000)
+                setsockopt(opened.fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &limit,
+                           socklen_t(MemoryLayout<UInt32>.size))
             }
             let loginBanner = Authenticator.banner(raw)
             // The libssh2 session moves into the new session's lock here. Region checking counts it as shared with

@@ -10,8 +10,10 @@ public final class ShellChannel: Sendable {
     private let session: SSHSession
     private let id: Int
 
-    /// Opens a PTY of `cols`×`rows` with terminal type `term` and starts the user's login shell.
-    public init(session: SSHSession, term: String, cols: Int, rows: Int, cancel: Cancellation? = nil) throws(SSHError) {
+    /// Opens a PTY of `cols`×`rows` with terminal type `term` and starts the user's login shell, or `command` (run
+    /// by the user's shell, as `ssh -t DEST COMMAND` does).
+    public init(session: SSHSession, term: String, cols: Int, rows: Int, command: String? = nil,
+                cancel: Cancellation? = nil) throws(SSHError) {
         self.session = session
         id = try session.state.withLock { (handle: inout SessionHandle) throws(SSHError) -> Int in
             try handle.ensureOpen()
@@ -22,7 +24,13 @@ public final class ShellChannel: Sendable {
                     libssh2_channel_request_pty_ex(channel, term, UInt32(term.utf8.count), nil, 0,
                                                    Int32(cols), Int32(rows), 0, 0)
                 }
-                try io.call("starting the shell") { libssh2_channel_process_startup(channel, "shell", 5, nil, 0) }
+                if let command {
+                    try io.call("starting the command") {
+                        libssh2_channel_process_startup(channel, "exec", 4, command, UInt32(command.utf8.count))
+                    }
+                } else {
+                    try io.call("starting the shell") { libssh2_channel_process_startup(channel, "shell", 5, nil, 0) }
+                }
             } catch {
                 _ = libssh2_channel_free(channel)
                 throw error

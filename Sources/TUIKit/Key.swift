@@ -4,6 +4,10 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case character(Character)
     /// Ctrl with a letter, lowercased: `.ctrl("d")` is Ctrl-D.
     case ctrl(Character)
+    /// Alt (Meta) with a printable character, as terminals send it: Esc, then the character. `.alt("2")` is Alt-2
+    /// (or Esc then 2 typed at once), the stand-in for F2 where the terminal keeps the F-keys for itself. The
+    /// curses terminal reads Alt with digits only: Esc then a letter stays two keys.
+    case alt(Character)
     /// Function key F1–F12 (`.function(2)` is F2).
     case function(Int)
     /// Enter / Return.
@@ -43,6 +47,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         case .character(" "): return "Space"
         case .character(let c): return String(c)
         case .ctrl(let c): return "^" + String(c).uppercased()
+        case .alt(let c): return "Alt-" + String(c)
         case .function(let n): return "F\(n)"
         case .enter: return "Enter"
         case .escape: return "Esc"

@@ -9,7 +9,10 @@ public struct ScrollbackBuffer: Sendable {
 
     private var ring: [String] = []
     private var head = 0
+    /// The last line, still open: what was written since its start or its last `\r`…
     private var open = ""
+    /// …over what the line held at that `\r` (written over character by character, as a terminal does).
+    private var under = ""
     private var openIsEmpty = true
     /// The number of the oldest line still kept.
     public private(set) var firstLine = 0
@@ -35,17 +38,19 @@ public struct ScrollbackBuffer: Sendable {
     public subscript(number: Int) -> String? {
         let index = number - firstLine
         guard index >= 0, index < count else { return nil }
-        if index == ring.count { return open }
+        if index == ring.count { return openLine }
         return ring[(head + index) % ring.count]
     }
 
-    /// Appends sanitized text; `\n` ends a line, text after the last `\n` stays open for the next chunk.
+    /// Appends sanitized text; `\n` ends a line, text after the last `\n` stays open for the next chunk. A `\r`
+    /// (`TextSanitizer`'s `.overwrite`) goes back to the start of the open line: what follows writes over it, so a
+    /// progress bar updates one line.
     public mutating func append(_ text: String) {
         var rest = Substring(text)
-        while let newline = rest.firstIndex(of: "\n") {
-            addToOpen(rest[..<newline])
-            closeLine()
-            rest = rest[rest.index(after: newline)...]
+        while let end = rest.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
+            addToOpen(rest[..<end])
+            if rest[end] == "\n" { closeLine() } else { returnToLineStart() }
+            rest = rest[rest.index(after: end)...]
         }
         addToOpen(rest)
     }
@@ -62,6 +67,7 @@ public struct ScrollbackBuffer: Sendable {
         ring.removeAll()
         head = 0
         open = ""
+        under = ""
         openIsEmpty = true
     }
 
@@ -126,9 +132,22 @@ public struct ScrollbackBuffer: Sendable {
         }
     }
 
-    private mutating func closeLine() {
-        let line = open
+    /// The open line as shown: what was written since the last `\r` over the rest of what it held before.
+    private var openLine: String {
+        guard !under.isEmpty else { return open }
+        let written = open.count
+        return open + under.dropFirst(written)
+    }
+
+    private mutating func returnToLineStart() {
+        under = openLine
         open = ""
+    }
+
+    private mutating func closeLine() {
+        let line = openLine
+        open = ""
+        under = ""
         openIsEmpty = true
         if ring.count < maxLines {
             ring.append(line)

@@ -19,6 +19,11 @@ public protocol Terminal: AnyObject {
     /// everything on the next `draw`.
     func suspend<T>(_ body: () throws -> T) throws -> T
 
+    /// Stops the process as Ctrl-Z does in a shell (SIGTSTP to its process group), with the terminal as it was
+    /// before the program meanwhile; when `fg` continues it, takes the terminal back and redraws everything on the
+    /// next `draw`. Returns at once where there is no job control (the system drops the stop).
+    func stopProcess() throws
+
     /// Rings the bell.
     func bell()
 

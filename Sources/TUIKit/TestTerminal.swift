@@ -14,6 +14,8 @@ public final class TestTerminal: Terminal {
     public private(set) var bells = 0
     /// How often the terminal was handed to a child.
     public private(set) var suspensions = 0
+    /// How many times the process was stopped (Ctrl-Z).
+    public private(set) var stops = 0
     /// True after `shutdown()`.
     public private(set) var isShutDown = false
     private var events: [InputEvent] = []
@@ -62,6 +64,12 @@ public final class TestTerminal: Terminal {
         suspensions += 1
         defer { previous = nil }
         return try body()
+    }
+
+    /// Counts the stop as a suspension (`stops`) and forgets the previous frame, as after `fg`.
+    public func stopProcess() throws {
+        stops += 1
+        previous = nil
     }
 
     /// Counts the bell.

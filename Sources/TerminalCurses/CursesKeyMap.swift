@@ -18,6 +18,14 @@ enum CursesKeyMap {
         }
     }
 
+    /// The key Esc followed at once by `next` makes: Alt with a digit (terminals send Alt-2 as Esc 2, the F-keys'
+    /// stand-ins); nil for anything else, which stays Esc and a key of its own: Esc then a letter typed quickly (Esc
+    /// closes, `q` quits) arrives as fast as Alt with it, and must keep meaning both.
+    static func alt(next: Key?) -> Key? {
+        guard case .character(let c)? = next, c.isASCII, c.isNumber else { return nil }
+        return .alt(c)
+    }
+
     /// A key code `wget_wch` returned with `KEY_CODE_YES` (not KEY_RESIZE or KEY_MOUSE, handled by the caller).
     static func key(code: Int32) -> Key? {
         switch code {

@@ -159,6 +159,12 @@ public final class CursesTerminal: Terminal {
         return try body()
     }
 
+    /// Ctrl-Z: curses ended and the terminal restored as for a child, the process stopped (`TerminalRestorer`),
+    /// everything redrawn when `fg` continues it.
+    public func stopProcess() throws {
+        try suspend { TerminalRestorer.stopProcess() }
+    }
+
     /// Rings the terminal bell.
     public func bell() {
         if active { beep() }
@@ -217,8 +223,25 @@ public final class CursesTerminal: Terminal {
                 if let key = CursesKeyMap.key(code: code) { return .key(key) }
                 continue
             }
-            if let key = CursesKeyMap.key(character: UInt32(value)) { return .key(key) }
+            if let key = CursesKeyMap.key(character: UInt32(value)) {
+                if key == .escape, let alt = readAlt() { return .key(alt) }
+                return .key(key)
+            }
         }
+    }
+
+    /// After Esc: a digit that came with it, as Alt with it (curses has already waited `escapeDelay` for a sequence,
+    /// so what came with Esc is there now). Anything else is put back for the next read.
+    private func readAlt() -> Key? {
+        var next: wint_t = 0
+        let rc = wget_wch(essh_stdscr(), &next)
+        if rc == OK {
+            if let alt = CursesKeyMap.alt(next: CursesKeyMap.key(character: UInt32(next))) { return alt }
+            unget_wch(wchar_t(bitPattern: UInt32(next)))
+        } else if rc == KEY_CODE_YES {
+            ungetch(Int32(next))
+        }
+        return nil
     }
 
     /// Compares the kernel's idea of the window size with ours; on a change tells curses and reports it.

@@ -45,6 +45,26 @@ enum TerminalRestorer {
         }
     }
 
+    /// Stops the process group as a Ctrl-Z typed at a shell would (the terminal is in raw mode, so the key did not
+    /// make the signal): SIGTSTP with its default action for the moment (curses' own handler would end curses a
+    /// second time), so the process stops here and this returns once `fg` (SIGCONT) continues it. Where nothing
+    /// does job control (an orphaned process group) the system drops the signal and this returns at once.
+    static func stopProcess() {
+        var stop = sigaction()
+        stop.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&stop.sa_mask)
+        var previous = sigaction()
+        sigaction(SIGTSTP, &stop, &previous)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTSTP)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &mask)
+        kill(0, SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        sigaction(SIGTSTP, &previous, nil)
+    }
+
     private static func setHandler(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0,
                                    keepSaved: Bool = false)
     {

@@ -2,14 +2,17 @@
 /// change the title, set the clipboard, switch character sets or hide text.
 ///
 /// Fed chunk by chunk (it keeps a character or an escape sequence that is split across chunks for the next
-/// chunk); the text it returns uses `\n` as the only line break and contains no control characters:
+/// chunk); the text it returns uses `\n` as the only line break and contains no control characters (but the
+/// lone CRs kept under `carriageReturn: .overwrite`):
 /// - ESC is shown as `␛` followed by the rest of the sequence as plain text, e.g. `␛[2J`, `␛]0;title␇`,
 ///   `␛]52;c;SGVsbG8=␇` (OSC 52 clipboard), `␛P…␛\` (DCS), `␛_…` (APC), `␛7` (single ESC sequences).
 /// - C1 controls (U+0080–U+009F) are shown as their 7-bit form: U+009B (CSI) becomes `␛[`, U+009D (OSC) `␛]`.
 /// - Other control characters are shown as Unicode control pictures: BEL `␇`, BS `␈`, NUL `␀`, DEL `␡`.
-/// - Tab moves to the next multiple of `tabWidth` columns (display width); CR LF, lone LF and lone CR each end
-///   a line (a lone CR is a progress bar rewriting its line: every state stays readable, none is hidden);
-///   several CRs in a row count as one.
+/// - Tab moves to the next multiple of `tabWidth` columns (display width); CR LF and lone LF each end a line;
+///   several CRs in a row count as one. A lone CR (a progress bar rewriting its line) ends the line too under
+///   `carriageReturn: .lineBreak` (every state stays readable, none is hidden); under `.overwrite` it is kept as
+///   the one `\r` of the output, for a reader that returns to the line's start and writes over it
+///   (`ScrollbackBuffer.append`), as a terminal does.
 /// - Invalid UTF-8 becomes U+FFFD (one per maximal invalid subsequence); bidirectional overrides too, so text
 ///   cannot be shown reversed.
 /// With `policy: .dropStyling`, complete SGR sequences (`ESC [ params m`, colours and bold) are removed instead
@@ -28,6 +31,17 @@ public struct TextSanitizer: Sendable {
     /// The escape sequence policy.
     public let policy: EscapePolicy
 
+    /// What a lone CR (one not followed by LF) becomes.
+    public enum CarriageReturn: Sendable {
+        /// A line break: each state of a progress bar is a line of its own.
+        case lineBreak
+        /// `\r` in the output: the reader goes back to the start of the line and later text writes over it.
+        case overwrite
+    }
+
+    /// What a lone CR becomes.
+    public let carriageReturn: CarriageReturn
+
     // UTF-8 decoding state: the scalar built so far, bytes still expected, and the valid range of the next byte.
     private var partial: UInt32 = 0
     private var needed = 0
@@ -41,14 +55,18 @@ public struct TextSanitizer: Sendable {
     private var column = 0
     private var segmentStart = 0
     private var pendingCR = false
+    /// A lone CR under `.overwrite` not written yet: it goes out with the next character shown, so it never ends
+    /// the output or stands before a line break (a colour dropped between them would leave it there).
+    private var pendingReturn = false
     private var out: [UInt8] = []
 
     private static let maxStylingLength = 64
 
     /// A sanitizer with tab stops every `tabWidth` columns.
-    public init(tabWidth: Int = 8, policy: EscapePolicy = .visible) {
+    public init(tabWidth: Int = 8, policy: EscapePolicy = .visible, carriageReturn: CarriageReturn = .lineBreak) {
         self.tabWidth = max(1, tabWidth)
         self.policy = policy
+        self.carriageReturn = carriageReturn
     }
 
     /// Sanitizes the next chunk of a stream; may hold back an incomplete character or sequence.
@@ -62,7 +80,7 @@ public struct TextSanitizer: Sendable {
         out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
         for byte in bytes {
             // Printable ASCII in plain text, the bulk of any output, goes straight through.
-            if byte >= 0x20 && byte < 0x7F && needed == 0 && !pendingCR && sequence.isEmpty {
+            if byte >= 0x20 && byte < 0x7F && needed == 0 && !pendingCR && !pendingReturn && sequence.isEmpty {
                 out.append(byte)
             } else {
                 decode(byte)
@@ -77,7 +95,7 @@ public struct TextSanitizer: Sendable {
     public mutating func finish() -> String {
         if needed > 0 { invalidSubsequence() }
         flushSequence()
-        if pendingCR {
+        if pendingCR || pendingReturn {
             pendingCR = false
             newline()
         }
@@ -119,7 +137,8 @@ public struct TextSanitizer: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Display width of sanitized UTF-8 (valid by construction, no control characters but `\n`).
+    /// Display width of sanitized UTF-8 (valid by construction, no control characters but `\n`; a `\r` only ever
+    /// starts a segment, so it is never measured).
     private static func width(of bytes: ArraySlice<UInt8>) -> Int {
         var total = 0
         var index = bytes.startIndex
@@ -202,7 +221,11 @@ public struct TextSanitizer: Sendable {
             if value == 0x0D { return }
             pendingCR = false
             flushSequence()
-            newline()
+            if value == 0x0A || carriageReturn == .lineBreak {
+                newline()
+            } else {
+                returnToLineStart()
+            }
             if value == 0x0A { return }
         }
         if policy == .dropStyling && trackStyling(value) { return }
@@ -212,6 +235,7 @@ public struct TextSanitizer: Sendable {
         case 0x0D:
             pendingCR = true
         case 0x09:
+            writePendingReturn()
             column += Self.width(of: out[segmentStart...])
             let spaces = tabWidth - column % tabWidth
             for _ in 0..<spaces { out.append(0x20) }
@@ -257,13 +281,31 @@ public struct TextSanitizer: Sendable {
     }
 
     private mutating func newline() {
+        pendingReturn = false
         out.append(0x0A)
         column = 0
         segmentStart = out.count
     }
 
+    /// A lone CR under `.overwrite`: `\r` in the output before the next character shown, and the tab stops count
+    /// from the line's start again.
+    private mutating func returnToLineStart() {
+        segmentStart = out.count
+        column = 0
+        pendingReturn = true
+    }
+
+    private mutating func writePendingReturn() {
+        guard pendingReturn else { return }
+        pendingReturn = false
+        out.append(0x0D)
+        segmentStart = out.count
+        column = 0
+    }
+
     private mutating func emit(_ value: UInt32) {
         guard Unicode.Scalar(value) != nil else { return }
+        writePendingReturn()
         switch value {
         case ..<0x80:
             out.append(UInt8(value))

@@ -11,15 +11,57 @@ struct KeyTableTests {
     /// Each screen with every table whose keys work on it (its own, its bars', its overlays').
     static let tablesByScreen: [(Screen.Kind, [[(keys: String, description: String)]])] = [
         (.servers, [ServersAction.table.helpItems, FilterAction.table.helpItems, FleetQuestionAction.table.helpItems,
-                    DialogAction.table.helpItems, HelpAction.table.helpItems]),
-        (.form, [FormAction.table.helpItems, HelpAction.table.helpItems]),
-        (.connecting, [ConnectingAction.table.helpItems, DialogAction.table.helpItems, PromptAction.table.helpItems]),
-        (.session, [SessionAction.table.helpItems, SearchAction.table.helpItems, OutputToolAction.table.helpItems,
-                    DialogAction.table.helpItems, HelpAction.table.helpItems]),
+                    HistorySearchAction.table.helpItems, DialogAction.table.helpItems, HelpAction.table.helpItems,
+                    GlobalAction.table.helpItems]),
+        (.form, [FormAction.table.helpItems, HelpAction.table.helpItems, GlobalAction.table.helpItems]),
+        (.connecting, [ConnectingAction.table.helpItems, DialogAction.table.helpItems, PromptAction.table.helpItems,
+                       GlobalAction.table.helpItems]),
+        (.session, [SessionAction.table.helpItems, SearchAction.table.helpItems, HistorySearchAction.table.helpItems,
+                    OutputToolAction.table.helpItems, DialogAction.table.helpItems, HelpAction.table.helpItems,
+                    GlobalAction.table.helpItems]),
         (.fleet, [FleetAction.table.helpItems, OutputToolAction.table.helpItems, DialogAction.table.helpItems,
-                  HelpAction.table.helpItems]),
-        (.summary, [SummaryAction.table.helpItems]),
+                  HelpAction.table.helpItems, GlobalAction.table.helpItems]),
+        (.summary, [SummaryAction.table.helpItems, GlobalAction.table.helpItems]),
     ]
+
+    /// Every table's keys, as `[Key]` per binding, for checks across all tables.
+    static let allKeys: [(table: String, keys: [[Key]])] = [
+        ("Servers", ServersAction.table.bindings.map(\.keys)), ("Filter", FilterAction.table.bindings.map(\.keys)),
+        ("FleetQuestion", FleetQuestionAction.table.bindings.map(\.keys)),
+        ("HistorySearch", HistorySearchAction.table.bindings.map(\.keys)),
+        ("Dialog", DialogAction.table.bindings.map(\.keys)), ("Prompt", PromptAction.table.bindings.map(\.keys)),
+        ("Help", HelpAction.table.bindings.map(\.keys)), ("Form", FormAction.table.bindings.map(\.keys)),
+        ("Connecting", ConnectingAction.table.bindings.map(\.keys)),
+        ("Session", SessionAction.table.bindings.map(\.keys)), ("Search", SearchAction.table.bindings.map(\.keys)),
+        ("OutputTool", OutputToolAction.table.bindings.map(\.keys)), ("Fleet", FleetAction.table.bindings.map(\.keys)),
+        ("Summary", SummaryAction.table.bindings.map(\.keys)),
+        ("SummaryUnsaved", SummaryAction.unsavedTable.bindings.map(\.keys)),
+        ("SummaryBack", SummaryAction.backToSessionTable.bindings.map(\.keys)),
+        ("Global", GlobalAction.table.bindings.map(\.keys)),
+    ]
+
+    @Test func everyFKeyActionHasAKeyThatIsNoFKey() {
+        for (table, bindings) in Self.allKeys {
+            for keys in bindings where keys.contains(where: { if case .function = $0 { true } else { false } }) {
+                #expect(keys.contains { if case .function = $0 { false } else { true } },
+                        "\(table): \(keys) can only be reached with an F-key")
+            }
+        }
+        // In a session each F-key without a Ctrl twin has the Alt-digit of its number.
+        let withCtrl = { (keys: [Key]) in keys.contains { if case .ctrl = $0 { true } else { false } } }
+        for binding in SessionAction.table.bindings where !withCtrl(binding.keys) {
+            for case .function(let n) in binding.keys {
+                #expect(binding.keys.contains(.alt(Character(String(n % 10)))), "F\(n) has Alt-\(n % 10)")
+            }
+        }
+    }
+
+    @Test func noKeyOfTheScreensTablesIsTakenByAKeyThatWorksEverywhere() {
+        let everywhere = Set(GlobalAction.table.bindings.flatMap(\.keys))
+        for (table, bindings) in Self.allKeys where table != "Global" {
+            #expect(Set(bindings.flatMap { $0 }).isDisjoint(with: everywhere), "\(table) binds a global key")
+        }
+    }
 
     @Test func everyBindingOfEveryScreenAndOverlayIsInThatScreensHelp() {
         for (screen, tables) in Self.tablesByScreen {
@@ -55,6 +97,8 @@ struct KeyTableTests {
         #expect(FleetAction.table.conflictingKeys.isEmpty)
         #expect(SummaryAction.unsavedTable.conflictingKeys.isEmpty)
         #expect(SummaryAction.backToSessionTable.conflictingKeys.isEmpty)
+        #expect(HistorySearchAction.table.conflictingKeys.isEmpty)
+        #expect(GlobalAction.table.conflictingKeys.isEmpty)
     }
 
     @Test func theQuickCommandKeysRunTheKindTheirActionNames() {

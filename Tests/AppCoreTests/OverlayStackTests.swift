@@ -43,8 +43,8 @@ struct OverlayStackTests {
         Fixtures.keys(&state, .function(7))
         #expect(state.outputTool?.kind == .save)
         state.dialog = DialogState(purpose: .notice, title: "Mail not sent", message: "m", buttons: ["OK"])
-        // The connection goes: the session's form goes with it, the dialog stays over the summary.
-        _ = Update.update(&state, .connectionLost("gone", at: Fixtures.now))
+        // The session ends: its form goes with it, the dialog stays over the summary.
+        _ = Update.endSession(&state, reason: "gone")
         #expect(state.screen.kind == .summary)
         #expect(state.overlays.items.map(\.kind) == [.dialog])
     }

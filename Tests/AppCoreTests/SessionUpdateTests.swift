@@ -216,15 +216,23 @@ struct SessionUpdateTests {
         #expect(state.screen.kind == .servers)
     }
 
-    @Test func aLostConnectionEndsTheSessionWithTheReason() {
+    @Test func aConnectionLostUnderACommandKeepsTheSessionAndItsOutputAndF10EndsItWithTheReason() {
         var state = Fixtures.inSession()
         Fixtures.type(&state, "reboot")
         Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .output(id: 1, bytes: Array("going down\n".utf8)))
         let lost = Message.commandFailed(id: 1, message: "The connection to web1 broke.", connectionLost: true,
                                          at: Fixtures.now.addingTimeInterval(95))
         let effects = Update.update(&state, lost)
         #expect(effects == [.disconnect])
-        #expect(state.summary?.reason == "The connection to web1 broke.")
+        #expect(state.screen.kind == .session)
+        #expect(state.session?.link == .lost("The connection to web1 broke."))
+        let screen = Fixtures.screen(state)
+        #expect(screen.contains("going down" + String(repeating: " ", count: 70)))
+        #expect(screen.contains { $0.hasPrefix("[connection lost: The connection to web1 broke.]") })
+        #expect(screen[0].hasSuffix("disconnected "))
+        #expect(screen[21].contains("Connection lost · r reconnects"))
+        Fixtures.keys(&state, .function(10))
         #expect(state.summary?.seconds == 95)
     }
 
@@ -244,19 +252,22 @@ struct SessionUpdateTests {
 
 @Suite("Sessions: keepalive")
 struct KeepaliveUpdateTests {
-    @Test func anIdleSessionSendsKeepalivesAndEndsWhenTheConnectionIsLost() {
+    @Test func anIdleSessionChecksItsConnectionEverySecondAndSaysAtOnceWhenItIsLost() {
         var state = Fixtures.inSession()
-        // The fixture's tick at 83 s sent one already.
-        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(90))).isEmpty)
-        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(98))) == [.keepalive])
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(90))) == [.keepalive])
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(91))) == [.keepalive])
         Fixtures.type(&state, "sleep 60")
         Fixtures.keys(&state, .enter)
         #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(120))).isEmpty,
                 "a running command keeps the connection busy by itself")
-        let effects = Update.update(&state, .connectionLost("The connection to web1 broke.",
+        _ = Update.update(&state, .commandFinished(id: 1, status: 0, signal: nil, at: Fixtures.now))
+        let effects = Update.update(&state, .connectionLost("The server closed the connection.",
                                                             at: Fixtures.now.addingTimeInterval(100)))
         #expect(effects == [.disconnect])
-        #expect(state.screen.kind == .summary)
-        #expect(state.summary?.reason == "The connection to web1 broke.")
+        #expect(state.screen.kind == .session)
+        #expect(state.session?.link == .lost("The server closed the connection."))
+        #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(101))).isEmpty,
+                "a lost connection is not checked again")
+        #expect(Update.update(&state, .connectionLost("again", at: Fixtures.now)).isEmpty, "said once")
     }
 }

@@ -31,6 +31,8 @@ struct TUISessionStressTests {
         let tmux = essh.tmux
         try tmux.enter("head -c 20000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo STREAM-DONE")
         try tmux.waitFor(text: "running head -c")
+        // The stream has begun (a PgUp before any output has nothing to scroll, and the view would keep following).
+        try tmux.waitFor("the first lines of x") { $0.contains { $0.hasPrefix(String(repeating: "x", count: 100)) } }
         // PgUp while the stream pours in stops the view following it and nothing is lost. (That keys are handled
         // during an endless stream is the next test's; no time limit here: the 20 MB stream itself lasts about 3 s,
         // and on a loaded machine the debug build takes longer than that either way.)

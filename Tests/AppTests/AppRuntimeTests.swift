@@ -40,6 +40,7 @@ struct AppRuntimeTests {
 
         var waker: any TerminalWaker { wakes.waker }
         func suspend<T>(_ body: () throws -> T) throws -> T { try body() }
+        func stopProcess() throws {}
         func bell() {}
         func shutdown() {}
     }
@@ -140,7 +141,8 @@ struct AppRuntimeTests {
         #expect(terminal.frames.contains { $0.contains { $0.contains("refused the connection on port 22") } })
         #expect(effects.works.first == .load)
         #expect(effects.works.contains { if case .check = $0 { true } else { false } })
-        #expect(effects.works.contains(.connect(ConnectionProfile(server: effects.servers[0]), knownHosts: "")))
+        #expect(effects.works.contains(.connect(ConnectionProfile(server: effects.servers[0]), knownHosts: "",
+                                                keepalive: 5)))
         #expect(effects.handoffs.isEmpty)
         #expect(effects.finished && runtime.state.shouldQuit)
     }

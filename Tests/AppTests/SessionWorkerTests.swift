@@ -74,6 +74,11 @@ final class SessionWorkerTests {
             events.withLock { $0.append("shell") }
             return ShellOutcome(end: .exited(CommandExit(status: 3, signal: nil)), duration: 1)
         }
+
+        func runOnTerminal(_ command: String) -> ShellOutcome {
+            events.withLock { $0.append("terminal \(command)") }
+            return ShellOutcome(end: .exited(CommandExit(status: 0, signal: nil)), duration: 2)
+        }
     }
 
     /// Opens `session` after asking the prompter for a password (as a password login would), or fails.
@@ -266,6 +271,25 @@ final class SessionWorkerTests {
         let lost = posted.wait { $0.contains { if case .connectionLost = $0 { true } else { false } } }
         #expect(lost.contains { if case .connectionLost("The server stopped answering.", _) = $0 { true } else { false } })
         #expect(session.log == ["start shell", "shell", "keepalive"])
+    }
+
+    @Test func theKeepaliveSettingReachesTheConnectionAndATerminalCommandRunsOnTheSession() {
+        let session = FakeSession()
+        let opener = FakeOpener(session: session)
+        let posted = Posted()
+        let worker = worker(opener, posted)
+        worker.connect(target(), knownHosts: "", keepalive: 7)
+        posted.wait(until: Self.isConnected)
+        #expect(opener.opened.withLock { $0.map(\.keepaliveInterval) } == [7])
+        #expect(worker.terminalCommand("sudo true").end == .exited(CommandExit(status: 0, signal: nil)))
+        // Checks asked for while one still waits on the queue are one check.
+        for _ in 0..<5 { worker.keepalive() }
+        worker.waitUntilIdle(seconds: 5)
+        #expect(session.log.contains("terminal sudo true"))
+        #expect(session.log.filter { $0 == "keepalive" }.count <= 2)
+        worker.disconnect()
+        worker.waitUntilIdle(seconds: 5)
+        #expect(worker.terminalCommand("top").end == .connectionLost("The session is not connected."))
     }
 
     @Test func connectionOptionsFollowTheServerAndTheEnvironment() {

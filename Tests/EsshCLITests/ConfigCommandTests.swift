@@ -33,8 +33,12 @@ import TestSupport
         #expect(rows["fleet.parallel"]?["hint"] as? String == "servers at once for x, 1 to 1024")
         // Every key of the Settings screen, and the same table: what the interface stores, the CLI reads.
         #expect(Set(rows.keys) == ["ui.parse", "check.interval", "check.timeout", "session.scrollback",
-                                   "ui.autoconnect", "mail.recipient", "mail.sendmail", "mail.from", "mail.max_inline",
+                                   "session.wrap", "session.keepalive", "ui.autoconnect", "mail.recipient", "mail.sendmail", "mail.from", "mail.max_inline",
                                    "ssh.known_hosts", "fleet.parallel", "fleet.timeout"])
+
+        #expect(try essh(dir, ["config", "set", "session.wrap", "off"]).out == "session.wrap = off\n")
+        let tooShort = try essh(dir, ["config", "set", "session.keepalive", "1"])
+        #expect(tooShort.status == 2 && tooShort.err.contains("from 2 to 300"), "\(tooShort.err)")
 
         let unset = try essh(dir, ["config", "unset", "fleet.timeout"])
         #expect(unset.status == 0 && unset.out == "fleet.timeout = 60 (default)\n", "\(unset.err)")

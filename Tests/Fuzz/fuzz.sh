@@ -49,7 +49,7 @@ declare -A ABOUT=(
     [banner]="the check's SSH banner verdict and the KEXINIT reader, whole and in chunks"
     [destination]="DEST as [user@]host[:port], its known_hosts name"
     [mail]="mail addresses, header checks, encoded words, quoted-printable and a composed message"
-    [sanitizer]="TextSanitizer: never ESC, C1, a lone CR or another control; chunked equals whole"
+    [sanitizer]="TextSanitizer: never ESC, C1 or another control; a CR only alone under .overwrite; chunked equals whole"
 )
 # The modules each target links, dependencies first.
 declare -A MODULES=(

@@ -10,7 +10,8 @@
 #   main: UsePAM no, publickey + password        kbd: UsePAM yes, keyboard-interactive only
 # The test user essh-test has a fresh random password and authorized ed25519, ecdsa, passphrase-protected
 # ed25519, RSA and passphrase-protected RSA keys (made anew by every start, in STATE). Its password is kept in /var/lib/essh-test (root only)
-# so that harnesses of several checkouts can run at once.
+# so that harnesses of several checkouts can run at once. With sudo installed, it may run /usr/bin/true as root after
+# typing its password (/etc/sudoers.d/essh-test), and nothing else.
 #
 # The checkout may be anywhere (/root/essh, /tmp/x/essh, a path with spaces): sshd's StrictModes refuses an
 # authorized_keys file below a group- or world-writable folder (/tmp), and the test user cannot read one below a
@@ -122,6 +123,17 @@ start() {
     password=$(cat "$pwfile")
     echo "$user:$password" | chpasswd
 
+    # sudo for the test user, for /usr/bin/true only and asking its password: the interface's test of a command that
+    # asks for a password on a terminal (`sudo -k; sudo true`). Nothing else of the machine's sudo changes; without
+    # sudo the tests use a command that reads /dev/tty instead.
+    has_sudo=no
+    if [ -x /usr/bin/sudo ] && [ -d /etc/sudoers.d ]; then
+        rule=/etc/sudoers.d/essh-test
+        printf 'Defaults:%s lecture=never\n%s ALL=(root) /usr/bin/true\n' "$user" "$user" > "$rule.new"
+        chmod 440 "$rule.new"
+        if visudo -cqf "$rule.new"; then mv "$rule.new" "$rule"; has_sudo=yes; else rm -f "$rule.new"; fi
+    fi
+
     for t in ed25519 ecdsa rsa; do
         ssh-keygen -q -t "$t" -N '' -C "essh-test-host" -f "$state/hostkeys/ssh_host_${t}_key"
     done
@@ -187,6 +199,7 @@ start() {
         echo "ESSH_TEST_DATA_200M=$home/data-200m"
         echo "ESSH_TEST_STATE=$state"
         echo "ESSH_TEST_AUTHORIZED_KEYS=$auth/authorized_keys"
+        echo "ESSH_TEST_SUDO=$has_sudo"
     } > "$state/servers.env.tmp"
     mv "$state/servers.env.tmp" "$state/servers.env"
     echo "test-servers: sshd on 127.0.0.1:$main_port (key, password) and :$kbd_port (keyboard-interactive); $state/servers.env"

@@ -60,11 +60,12 @@ extension OneTerminalAtATime {
         return try SSHSession.connect(o)
     }
 
-    /// Runs the shell on a background thread while `drive` types; returns the outcome.
-    func run(_ session: SSHSession, _ keyboard: Keyboard, drive: @escaping @Sendable (Keyboard) -> Void)
-        -> ShellOutcome
+    /// Runs the shell (or `command`, in `directory`) on a background thread while `drive` types; returns the outcome.
+    func run(_ session: SSHSession, _ keyboard: Keyboard, command: String? = nil, directory: String? = nil,
+             drive: @escaping @Sendable (Keyboard) -> Void) -> ShellOutcome
     {
-        let options = InteractiveShell.Options(term: "vt100", input: keyboard.slave, output: keyboard.slave)
+        let options = InteractiveShell.Options(term: "vt100", input: keyboard.slave, output: keyboard.slave,
+                                               command: command, directory: directory)
         let driver = Thread { drive(keyboard) }
         driver.start()
         return InteractiveShell.run(on: session, options: options)
@@ -118,6 +119,41 @@ extension OneTerminalAtATime {
         }
         #expect(outcome.end == .exited(CommandExit(status: 0, signal: nil)))
         #expect(keyboard.screen.contains("50 132"))
+    }
+
+    /// The interface's commands that need a terminal: a command on the PTY (here one reading a password from
+    /// /dev/tty, as sudo does) in the session's folder, its status back, and whether it used the alternate screen.
+    @Test func aCommandRunsOnThePTYInTheFolderGivenAndReadsTheTerminal() throws {
+        let s = try TestServers.require()
+        let session = try session(s)
+        let keyboard = try Keyboard(columns: 80, rows: 24)
+        let outcome = run(session, keyboard, command: "stty -echo; read -p 'pw: ' v </dev/tty; stty echo; "
+                          + "echo; echo got=$v; pwd; exit 3", directory: "/tmp") { k in
+            k.type("s3cret\r", after: "pw: ")
+        }
+        #expect(outcome.end == .exited(CommandExit(status: 3, signal: nil)))
+        // The screen side is read by another thread: give it the last bytes.
+        keyboard.type("", after: "/tmp")
+        #expect(keyboard.screen.contains("got=s3cret"))
+        #expect(keyboard.screen.contains("/tmp"))
+        #expect(!keyboard.screen.contains("pw: s3cret"), "not echoed")
+        #expect(!outcome.usedAlternateScreen)
+
+        let fullScreen = run(session, try Keyboard(columns: 80, rows: 24),
+                             command: #"printf '\033[?1049h drawn \033[?1049l'"#) { _ in }
+        #expect(fullScreen.end == .exited(CommandExit(status: 0, signal: nil)))
+        #expect(fullScreen.usedAlternateScreen)
+
+        let gone = run(session, try Keyboard(columns: 80, rows: 24), command: "echo never",
+                       directory: "/nonexistent-\(getpid())") { _ in }
+        #expect(gone.end == .exited(CommandExit(status: 1, signal: nil)), "a folder that is gone stops it there")
+    }
+
+    @Test func theCommandIsRunInTheFolderQuotedForTheShell() {
+        #expect(InteractiveShell.Options(command: "top").remoteCommand == "top")
+        #expect(InteractiveShell.Options(command: "ls", directory: "/srv/it's here").remoteCommand
+                == #"cd '/srv/it'\''s here' || exit 1; ls"#)
+        #expect(InteractiveShell.Options(directory: "/tmp").remoteCommand == nil, "no command: the login shell")
     }
 
     @Test func notATerminalIsRefusedBeforeAnythingOpens() throws {

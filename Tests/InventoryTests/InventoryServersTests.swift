@@ -161,6 +161,20 @@ import Testing
         #expect(kind { try inventory.appendHistory(serverNamed: "zz", command: "x", exitStatus: 0) } == .unknownServer)
     }
 
+    @Test func fleetCommandsHaveOneHistoryNewestFirstThatOutlivesTheirServers() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "a", host: "h"))
+        for (i, command) in ["uptime", "df -h /", "uptime"].enumerated() {
+            try inventory.appendFleetHistory(command: command, serverCount: i + 2,
+                                             at: Date(timeIntervalSince1970: Double(i + 1)))
+        }
+        try inventory.removeServer(named: "a")
+        let history = try inventory.fleetHistory()
+        #expect(history.map(\.command) == ["uptime", "df -h /", "uptime"])
+        #expect(history.map(\.serverCount) == [4, 3, 2])
+        #expect(try inventory.fleetHistory(limit: 1).map(\.command) == ["uptime"])
+    }
+
     @Test func settingsAreStoredAsTextAndCanBeRemoved() throws {
         let inventory = try Inventory()
         #expect(try inventory.setting("ui.theme") == nil)

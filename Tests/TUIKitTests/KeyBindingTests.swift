@@ -22,6 +22,13 @@ enum KeyTestAction: Equatable, Sendable { case quit, help, refresh, find }
         #expect(broken.conflictingKeys == [.enter])
     }
 
+    @Test func altKeysAreTheirOwnKeysAndSayAlt() {
+        let alt = KeyBindingTable<KeyTestAction>([KeyBinding([.function(2), .alt("2")], .help, description: "h")])
+        #expect(alt.action(for: .alt("2")) == .help)
+        #expect(alt.action(for: .character("2")) == nil)
+        #expect(alt.helpItems.first?.keys == "F2/Alt-2")
+    }
+
     @Test func theKeyBarShowsLabelledBindingsAndDropsWhatDoesNotFit() {
         var buffer = Buffer(width: 40, height: 1)
         KeyBar(table: table).render(in: buffer.area, buffer: &buffer)

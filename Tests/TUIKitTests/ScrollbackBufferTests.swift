@@ -25,6 +25,24 @@ import TUIKit
         #expect(scrollback[1] == "world")
     }
 
+    @Test func aCarriageReturnWritesOverTheOpenLineAsATerminalDoes() {
+        var buffer = ScrollbackBuffer(maxLines: 10)
+        buffer.append("$ wget\n")
+        buffer.append(" 10% [=>    ]\r")
+        #expect(buffer.count == 2)
+        #expect(buffer[1] == " 10% [=>    ]")
+        buffer.append(" 50% [===>")
+        #expect(buffer[1] == " 50% [===>  ]", "later text writes over the old, the rest stays")
+        buffer.append("  ]\r100% [======]\n")
+        #expect(buffer.count == 2)
+        #expect(buffer[1] == "100% [======]")
+        buffer.append("b\rxy\rz\n")
+        #expect(buffer[2] == "zy", "CR twice: each return writes over what the line shows then")
+        buffer.append("\rq\n")
+        #expect(buffer[3] == "q")
+        #expect(buffer.search("50%", from: .init(line: 0, byteOffset: 0), direction: .forward) == nil)
+    }
+
     @Test func endlessOutputWithoutNewlinesStaysBounded() {
         var scrollback = ScrollbackBuffer(maxLines: 5, maxLineBytes: 100)
         for _ in 0..<1_000 { scrollback.append(String(repeating: "日", count: 50)) }

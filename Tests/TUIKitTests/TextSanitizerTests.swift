@@ -93,6 +93,23 @@ import TUIKit
         #expect(sanitizer.feed("\nb") == "\nb")
     }
 
+    @Test func underOverwriteALoneCarriageReturnIsKeptAndCRLFStaysOneLineEnd() {
+        func overwrite(_ chunks: [String]) -> String {
+            var sanitizer = TextSanitizer(policy: .dropStyling, carriageReturn: .overwrite)
+            return chunks.map { sanitizer.feed($0) }.joined() + sanitizer.finish()
+        }
+        #expect(overwrite(["10%\r50%\r100%\n"]) == "10%\r50%\r100%\n")
+        #expect(overwrite(["a\r\nb\r\n"]) == "a\nb\n")
+        #expect(overwrite(["a\r\r\nb"]) == "a\nb")
+        #expect(overwrite(["a\r\r\rb"]) == "a\rb")
+        // Cut anywhere, the same: a CR at the end of a chunk waits to see whether LF follows.
+        #expect(overwrite(["a\r", "\nb\r", "c"]) == "a\nb\rc")
+        // A CR at the very end ends the line.
+        #expect(overwrite(["50%\r"]) == "50%\n")
+        // Tab stops count from the line's start again after the CR.
+        #expect(overwrite(["abcdef\r\tx\n"]) == "abcdef\r        x\n")
+    }
+
     @Test func dropStylingRemovesOnlyColourSequences() {
         let styled = "\u{1B}[01;34mdir\u{1B}[0m \u{1B}[2J \u{1B}]0;t\u{07}"
         #expect(TextSanitizer.sanitize(styled, policy: .dropStyling) == "dir ␛[2J ␛]0;t␇")

@@ -68,11 +68,12 @@ public final class EsshInTmux: Sendable {
 
     /// Saves `servers`, then starts `essh arguments` (shell text; none: the full-screen interface) in a `width` x
     /// `height` terminal with `environment` added and `unset` removed; `homeInFolder`: HOME is the test's
-    /// folder too. `dir`: use that folder (the caller removes it) instead of a new one. The test servers are
-    /// required only when a server is saved or their known_hosts is.
+    /// folder too. `dir`: use that folder (the caller removes it) instead of a new one. `jobControl`: typed at an
+    /// interactive bash (`TmuxSession.launchInShell`), so Ctrl-Z and `fg` work; the pane then shows only the exit
+    /// marker when essh ends. The test servers are required only when a server is saved or their known_hosts is.
     public init(servers: [Server] = [], arguments: String = "", knownHosts: KnownHosts = .testServers,
                 environment: [String: String] = [:], unset: [String] = [], homeInFolder: Bool = false,
-                in dir: TempDir? = nil, width: Int = 100, height: Int = 30) throws
+                in dir: TempDir? = nil, width: Int = 100, height: Int = 30, jobControl: Bool = false) throws
     {
         let folder = try dir ?? TempDir()
         self.dir = folder
@@ -90,8 +91,14 @@ public final class EsshInTmux: Sendable {
                        "TERM": "xterm-256color"]
             if homeInFolder { env["HOME"] = folder.path }
             for (k, v) in environment { env[k] = v }
-            tmux = try TmuxSession.launch(Binary.essh, arguments: arguments, in: folder.path, environment: env,
-                                          unset: unset, exitMarker: Self.exitMarker, width: width, height: height)
+            if jobControl {
+                tmux = try TmuxSession.launchInShell(Binary.essh, arguments: arguments, in: folder.path,
+                                                     environment: env, exitMarker: Self.exitMarker, width: width,
+                                                     height: height)
+            } else {
+                tmux = try TmuxSession.launch(Binary.essh, arguments: arguments, in: folder.path, environment: env,
+                                              unset: unset, exitMarker: Self.exitMarker, width: width, height: height)
+            }
         } catch {
             if dir == nil { folder.cleanup() }
             throw error
@@ -100,8 +107,9 @@ public final class EsshInTmux: Sendable {
 
     /// essh with `server` saved, in a session on it (selected, Enter, the command line waiting); essh is stopped
     /// again when the session does not open.
-    public static func inSession(_ server: Server = .box()) throws -> EsshInTmux {
-        let essh = try EsshInTmux(servers: [server])
+    public static func inSession(_ server: Server = .box(), width: Int = 100, height: Int = 30,
+                                 jobControl: Bool = false) throws -> EsshInTmux {
+        let essh = try EsshInTmux(servers: [server], width: width, height: height, jobControl: jobControl)
         do {
             try essh.tmux.waitFor(text: server.name)
             try essh.tmux.press("Enter")

@@ -17,7 +17,18 @@ public struct SSHDConnection: Sendable {
         let clientInodes = Set(clientProcesses.flatMap(socketInodes))
         guard let clientSide = tcp.first(where: { clientInodes.contains($0.inode) && $0.remotePort == port })
         else { return nil }
-        guard let serverSide = tcp.first(where: { $0.localPort == port && $0.remotePort == clientSide.localPort })
+        return find(clientPort: clientSide.localPort, port: port, listenerPid: listenerPid, sockets: tcp)
+    }
+
+    /// Finds the connection whose client end is local port `clientPort` (a socket of the test process itself, when
+    /// other tests connect too), as `find(clientPid:…)`.
+    public static func find(clientPort: Int, port: Int, listenerPid: Int32) -> SSHDConnection? {
+        find(clientPort: clientPort, port: port, listenerPid: listenerPid, sockets: tcpSockets())
+    }
+
+    private static func find(clientPort: Int, port: Int, listenerPid: Int32, sockets tcp: [TCPSocket])
+        -> SSHDConnection? {
+        guard let serverSide = tcp.first(where: { $0.localPort == port && $0.remotePort == clientPort })
         else { return nil }
         let serverProcesses = descendants(of: listenerPid)
         var pids = serverProcesses.filter { socketInodes($0).contains(serverSide.inode) }

@@ -21,6 +21,8 @@ public struct TestServers: Sendable {
     public let stateDir: String
     /// The authorized_keys file the harness's sshd instances read (root-owned, outside the checkout).
     public let authorizedKeys: String
+    /// Whether the test user may run `sudo true` after typing its password (sudo installed; nothing else allowed).
+    public let sudo: Bool
 
     /// A key file in the harness's key folder (`id_ed25519`, `id_ecdsa`, `id_ed25519_pass`, `id_rsa`, `id_rsa_pass`,
     /// `id_unauthorized`); the passphrase of the `_pass` keys is `passphrase`.
@@ -62,7 +64,7 @@ public struct TestServers: Sendable {
             password: try v("PASSWORD"), passphrase: try v("PASSPHRASE"), keys: try v("KEYS"),
             hostKeys: try v("HOSTKEYS"), knownHosts: try v("KNOWN_HOSTS"),
             ed25519Fingerprint: try v("ED25519_FINGERPRINT"), data200M: try v("DATA_200M"),
-            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"))
+            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"), sudo: values["ESSH_TEST_SUDO"] == "yes")
     }
 }
 

@@ -16,12 +16,7 @@ extension TmuxSession {
                               environment: [String: String] = [:], unset: [String] = [],
                               exitMarker: String = "EXIT=", width: Int = 120, height: Int = 35) throws -> TmuxSession
     {
-        var env = ["LANG": "C.UTF-8"]
-        for (k, v) in environment { env[k] = v }
-        let assignments = unset.sorted().map { "-u \(shellQuoted($0))" }
-            + env.keys.sorted().map { "\($0)=\(shellQuoted(env[$0]!))" }
-        let run = (["env"] + assignments + [shellQuoted(program)]).joined(separator: " ")
-            + (arguments.isEmpty ? "" : " " + arguments)
+        let run = commandLine(program, arguments: arguments, environment: environment, unset: unset)
         let script = (directory.map { "cd \(shellQuoted($0)) || exit 97; " } ?? "")
             + "trap : INT; before=$(stty -g); \(run); rc=$?; after=$(stty -g); "
             + "if [ \"$before\" = \"$after\" ]; then r=yes; else r=no; fi; "
@@ -29,6 +24,33 @@ extension TmuxSession {
             + "if stty -a | grep -Eqw -- '-icanon|-echo|-isig'; then echo TTY-RAW; else echo TTY-SANE; fi; "
             + "sleep 300"
         return try TmuxSession(command: "sh -c " + shellQuoted(script), width: width, height: height)
+    }
+
+    /// Starts the program as a person types it at an interactive shell with job control (bash): Ctrl-Z stops it
+    /// and `fg` (typed by the test) brings it back. When it ends, the pane shows `<exitMarker><status> ` and the
+    /// shell's prompt (`$ `) again.
+    public static func launchInShell(_ program: String, arguments: String = "", in directory: String,
+                                     environment: [String: String] = [:], exitMarker: String = "EXIT=",
+                                     width: Int = 120, height: Int = 35) throws -> TmuxSession
+    {
+        let tmux = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i", width: width, height: height)
+        let run = commandLine(program, arguments: arguments, environment: environment, unset: [])
+        try tmux.waitFor("the shell's prompt") { $0.contains { $0.hasPrefix("$") } }
+        // One job for the whole line: a stopped program stops its parentheses too, so the marker waits for its end.
+        try tmux.type("cd \(shellQuoted(directory)) && (\(run); echo \(shellQuoted(exitMarker))$?' ')")
+        try tmux.press("Enter")
+        return tmux
+    }
+
+    /// `env LANG=C.UTF-8 … program arguments` as a shell line, everything quoted but `arguments`.
+    static func commandLine(_ program: String, arguments: String, environment: [String: String],
+                            unset: [String]) -> String {
+        var env = ["LANG": "C.UTF-8"]
+        for (k, v) in environment { env[k] = v }
+        let assignments = unset.sorted().map { "-u \(shellQuoted($0))" }
+            + env.keys.sorted().map { "\($0)=\(shellQuoted(env[$0]!))" }
+        return (["env"] + assignments + [shellQuoted(program)]).joined(separator: " ")
+            + (arguments.isEmpty ? "" : " " + arguments)
     }
 
     /// `text` as one word for `sh`, in single quotes.

@@ -46,6 +46,7 @@ final class AppRuntime {
             switch effect {
             case .work(let work): effects.run(work)
             case .handOver(let handoff): handOver(handoff)
+            case .suspend: suspend()
             }
         }
     }
@@ -60,6 +61,16 @@ final class AppRuntime {
             return
         }
         dispatch(.handedBack(outcome))
+    }
+
+    /// Ctrl-Z: the terminal restored and eSSH stopped until `fg`, then everything redrawn; the clock moves on.
+    private func suspend() {
+        do {
+            try terminal.stopProcess()
+        } catch {
+            state.notice = "eSSH could not be suspended: \(UserFacing.sentence(error))"
+        }
+        state.now = Date()
     }
 
     /// Runs until the person quits; the caller shuts the terminal down.

@@ -51,12 +51,15 @@ final class LiveEffects: EffectHandler {
         case .loadHistory(let name): store.loadHistory(name)
         case .appendHistory(let server, let command, let status):
             store.appendHistory(server: server, command: command, status: status)
+        case .loadFleetHistory: store.loadFleetHistory()
+        case .appendFleetHistory(let command, let servers): store.appendFleetHistory(command: command, servers: servers)
         case .resolveDestination(let text): store.resolve(text)
         case .findSSHConfigHosts: store.findSSHConfigHosts()
         case .importSSHConfig: store.importSSHConfig()
         case .declineSSHConfigImport: store.declineSSHConfigImport()
         case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
-        case .connect(let target, let knownHosts): session.connect(target, knownHosts: knownHosts)
+        case .connect(let target, let knownHosts, let keepalive):
+            session.connect(target, knownHosts: knownHosts, keepalive: keepalive)
         case .cancelConnect: session.cancelConnect()
         case .answer(let id, let answer): session.answer(id: id, answer)
         case .run(let id, let command): session.run(id: id, command: command)
@@ -87,6 +90,15 @@ final class LiveEffects: EffectHandler {
             return .piped(command: command, result: result)
         case .shell:
             return .shell(session.shell())
+        case .terminal(let line, let command, _):
+            let outcome = session.terminalCommand(command)
+            // A program that drew on the normal screen (sudo, apt) left its output there: the person reads it before
+            // the interface comes back over it. A full-screen one (vi, less) put the screen back itself.
+            if case .exited(let exit) = outcome.end, !outcome.usedAlternateScreen {
+                let status = exit.signal.map { "killed by \($0)" } ?? "exit \(exit.status.map(String.init) ?? "?")"
+                Self.waitForEnter(after: "[\(status)] Press Enter to return to eSSH.")
+            }
+            return .terminal(line: line, outcome)
         }
     }
 

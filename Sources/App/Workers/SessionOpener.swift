@@ -24,6 +24,9 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
     func disconnect()
     /// The interactive shell in the real terminal (curses suspended), until it ends.
     func interactiveShell() -> ShellOutcome
+    /// `command` on a PTY in the real terminal (curses suspended), until it ends; it starts in the folder the
+    /// session's commands are in, when the session knows it.
+    func runOnTerminal(_ command: String) -> ShellOutcome
 }
 
 /// Opens sessions (resolve, connect, handshake, host key, login), asking `prompter` what it must.
@@ -62,4 +65,9 @@ extension SessionShell: OpenSession {
     }
 
     func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: session) }
+
+    /// Starts in the persistent shell's working folder after the last command (the login folder without one).
+    func runOnTerminal(_ command: String) -> ShellOutcome {
+        InteractiveShell.run(on: session, options: InteractiveShell.Options(command: command, directory: directory))
+    }
 }

@@ -18,6 +18,8 @@ final class SessionWorker: Sendable {
         var session: (any OpenSession)?
         var connectCancel: Cancellation?
         var commandCancel: Cancellation?
+        /// A connection check waits on the queue.
+        var checkQueued = false
     }
 
     private let opener: any SessionOpener
@@ -43,15 +45,17 @@ final class SessionWorker: Sendable {
     // MARK: policy (the rules are Operations'; the interface adds its phrasing)
 
     /// A saved server (or quick-connect host) as connection options: the known_hosts file ($ESSH_KNOWN_HOSTS, else
-    /// the setting, else ~/.ssh/known_hosts), the login user, and how to log in; the second value says why it cannot
-    /// connect at all (a key file that cannot be read).
-    static func connectOptions(_ target: ConnectionProfile, knownHosts: String, environment: [String: String],
+    /// the setting, else ~/.ssh/known_hosts), the login user, how to log in, and the seconds between keepalives
+    /// (`session.keepalive`); the second value says why it cannot connect at all (a key file that cannot be read).
+    static func connectOptions(_ target: ConnectionProfile, knownHosts: String,
+                               keepalive: Int = Settings().keepalive, environment: [String: String],
                                localUser: String) -> (ConnectOptions, String?) {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
                                                 knownHostsSetting: knownHosts)
         do throws(ConnectionProblem) {
             var options = try target.options(context: context)
             options.hostKeyPolicy = .ask
+            options.keepaliveInterval = keepalive
             return (options, nil)
         } catch {
             return (error.options, InterfaceWords.sentence(error, saved: target.isSaved))
@@ -60,9 +64,9 @@ final class SessionWorker: Sendable {
 
     // MARK: connecting
 
-    func connect(_ target: ConnectionProfile, knownHosts: String) {
-        let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, environment: environment,
-                                                     localUser: localUser)
+    func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {
+        let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, keepalive: keepalive,
+                                                     environment: environment, localUser: localUser)
         if let problem {
             post(.connectFailed(problem))
             return
@@ -198,10 +202,20 @@ final class SessionWorker: Sendable {
         shared.withLock { $0.commandCancel }?.cancel()
     }
 
-    /// Sends a keepalive on the idle session; a failure means the connection is gone.
+    /// Checks the idle session's connection (a keepalive when one is due); a failure means the connection is gone.
+    /// Called every second while the session is idle: nothing is queued while the last check still waits.
     func keepalive() {
+        let queued = shared.withLock { shared in
+            defer { shared.checkQueued = true }
+            return shared.checkQueued
+        }
+        guard !queued else { return }
         queue.async { [self] in
-            guard let session = shared.withLock({ $0.session }) else { return }
+            let session = shared.withLock { shared in
+                shared.checkQueued = false
+                return shared.session
+            }
+            guard let session else { return }
             do throws(SSHError) { try session.keepalive() } catch {
                 post(.connectionLost(InterfaceWords.sentence(error), at: Date()))
             }
@@ -219,6 +233,17 @@ final class SessionWorker: Sendable {
                 return shared.session
             }
             session?.disconnect()
+        }
+    }
+
+    /// `command` on a PTY in the real terminal (curses is suspended by the runtime), in the session shell's
+    /// working folder when the session knows it; run on the session's queue, as `shell()`.
+    func terminalCommand(_ command: String) -> ShellOutcome {
+        queue.sync {
+            guard let session = shared.withLock({ $0.session }), session.isConnected else {
+                return ShellOutcome(end: .connectionLost("The session is not connected."), duration: 0)
+            }
+            return session.runOnTerminal(command)
         }
     }
 
@@ -272,7 +297,7 @@ final class SessionWorker: Sendable {
                 if error.kind != .cancelled {
                     log.write("command failed: \(error.kind.rawValue): \(error.message) [\(error.detail)]")
                 }
-                let message = error.kind == .cancelled ? "stopped (Esc)" : InterfaceWords.sentence(error)
+                let message = error.kind == .cancelled ? RunningCommand.stopped : InterfaceWords.sentence(error)
                 post(.commandFailed(id: id, message: message, connectionLost: lost, at: Date()))
             }
         }

@@ -133,6 +133,22 @@ final class StoreWorker: Sendable {
         }
     }
 
+    /// The fleet commands run before, oldest first, each once in a row.
+    func loadFleetHistory() {
+        queue.async { [self] in
+            let entries = (try? inventory.fleetHistory(limit: 500)) ?? []
+            var commands: [String] = []
+            for entry in entries.reversed() where commands.last != entry.command { commands.append(entry.command) }
+            post(.fleetHistory(commands))
+        }
+    }
+
+    func appendFleetHistory(command: String, servers: Int) {
+        queue.async { [self] in
+            _ = try? inventory.appendFleetHistory(command: command, serverCount: servers)
+        }
+    }
+
     /// What quick connect's text names, by the command line's rule (saved servers first, then ~/.ssh/config).
     func resolve(_ text: String) {
         queue.async { [self] in

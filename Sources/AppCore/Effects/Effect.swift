@@ -14,6 +14,9 @@ package enum Effect: Sendable, Equatable {
     case work(Work)
     /// Runs work that needs the real terminal (a pipe into a local command, the interactive shell).
     case handOver(Handoff)
+    /// Stops eSSH as Ctrl-Z does in a shell (SIGTSTP), the terminal restored meanwhile, until `fg` continues it; the
+    /// loop's, like a handoff.
+    case suspend
 
     /// The work, when this is work (for tests that match one case).
     var work: Work? {
@@ -35,11 +38,16 @@ extension Effect {
     static func appendHistory(server: String, command: String, status: Int?) -> Effect {
         .work(.appendHistory(server: server, command: command, status: status))
     }
+    static let loadFleetHistory = Effect.work(.loadFleetHistory)
+    static func appendFleetHistory(command: String, servers: Int) -> Effect {
+        .work(.appendFleetHistory(command: command, servers: servers))
+    }
     static func check(_ targets: [Int64: CheckTarget], timeout: Double) -> Effect {
         .work(.check(targets, timeout: timeout))
     }
-    static func connect(_ target: ConnectionProfile, knownHosts: String) -> Effect {
-        .work(.connect(target, knownHosts: knownHosts))
+    static func connect(_ target: ConnectionProfile, knownHosts: String,
+                        keepalive: Int = Settings().keepalive) -> Effect {
+        .work(.connect(target, knownHosts: knownHosts, keepalive: keepalive))
     }
     static let cancelConnect = Effect.work(.cancelConnect)
     static func answer(id: Int, _ answer: PromptAnswer) -> Effect { .work(.answer(id: id, answer)) }

@@ -8,4 +8,7 @@ package enum Handoff: Sendable, Equatable {
     /// An interactive shell on the open session (`InteractiveShell`: raw mode, PTY, `~.`); `title` names the
     /// server in messages.
     case shell(title: String)
+    /// `command` on a PTY on the open session (`TerminalCommand`: `sudo`, `top`, `vi`, `!COMMAND`), in the person's
+    /// terminal; `line` is what was typed, for the history; `title` names the server.
+    case terminal(line: String, command: String, title: String)
 }

@@ -18,6 +18,9 @@ package enum Work: Sendable, Equatable {
     case recordConnection(name: String, os: ServerOS?)
     case loadHistory(String)
     case appendHistory(server: String, command: String, status: Int?)
+    /// Reads the history of commands run on several servers at once (`x`).
+    case loadFleetHistory
+    case appendFleetHistory(command: String, servers: Int)
     /// Resolves what quick connect was given — a saved server, a Host in ~/.ssh/config, or a host — by the rule the
     /// command line uses (`ConnectionProfile.resolve`).
     case resolveDestination(String)
@@ -33,15 +36,17 @@ package enum Work: Sendable, Equatable {
     case check([Int64: CheckTarget], timeout: Double)
 
     // The session worker (the open SSH session).
-    /// Connects; `knownHosts` is the file to verify against ("" for the default).
-    case connect(ConnectionProfile, knownHosts: String)
+    /// Connects; `knownHosts` is the file to verify against ("" for the default), `keepalive` the seconds between
+    /// keepalives (the `session.keepalive` setting).
+    case connect(ConnectionProfile, knownHosts: String, keepalive: Int)
     case cancelConnect
     case answer(id: Int, PromptAnswer)
     case run(id: Int, command: String)
     case runQuick(id: Int, kind: DataKind, os: ServerOS)
     case cancelCommand
     case disconnect
-    /// Sends a keepalive on the idle session, so a dead connection is noticed without a command.
+    /// Checks the idle session's connection (a keepalive when one is due), so a dead one is noticed without a
+    /// command.
     case keepalive
 
     // The mail worker (mail and saved files).
@@ -73,7 +78,8 @@ package enum Work: Sendable, Equatable {
     package var job: Job {
         switch self {
         case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory,
-             .resolveDestination, .findSSHConfigHosts, .importSSHConfig, .declineSSHConfigImport:
+             .loadFleetHistory, .appendFleetHistory, .resolveDestination, .findSSHConfigHosts, .importSSHConfig,
+             .declineSSHConfigImport:
             return .store
         case .check: return .check
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:

@@ -19,23 +19,27 @@ enum HelpOverlay {
     static func sections(_ screen: Screen.Kind, summary: SummaryState? = nil) -> [Section] {
         let dialog = Section("In a dialog:", DialogAction.table, notes: DialogAction.notes)
         let help = Section("In this help:", HelpAction.table)
+        let everywhere = Section("On every screen:", GlobalAction.table)
         switch screen {
         case .servers:
             return [Section(nil, ServersAction.table), Section("While typing the filter (/):", FilterAction.table),
-                    Section("Asked for a command to run (x):", FleetQuestionAction.table), dialog, help]
+                    Section("Asked for a command to run (x):", FleetQuestionAction.table),
+                    Section("While searching its history (^R):", HistorySearchAction.table), dialog, help, everywhere]
         case .form:
-            return [Section(nil, FormAction.table), help]
+            return [Section(nil, FormAction.table), help, everywhere]
         case .connecting:
             return [Section(nil, ConnectingAction.table), dialog,
-                    Section("Asked for a password or an answer:", PromptAction.table), help]
+                    Section("Asked for a password or an answer:", PromptAction.table), help, everywhere]
         case .session:
             return [Section(nil, SessionAction.table), Section("While searching (^F):", SearchAction.table),
-                    Section("In the mail, save or pipe form (F6, F7, |):", OutputToolAction.table), dialog, help]
+                    Section("While searching the history (^R):", HistorySearchAction.table),
+                    Section("In the mail, save or pipe form (F6, F7, |):", OutputToolAction.table), dialog, help,
+                    everywhere]
         case .fleet:
             return [Section(nil, FleetAction.table), Section("In the mail form (F6):", OutputToolAction.table),
-                    dialog, help]
+                    dialog, help, everywhere]
         case .summary:
-            return [Section(nil, summary?.keys ?? SummaryAction.table), help]
+            return [Section(nil, summary?.keys ?? SummaryAction.table), help, everywhere]
         }
     }
 

@@ -10,10 +10,11 @@ import RemoteCommands
 extension Update {
     static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false,
                         origin: String? = nil) -> [Effect] {
+        state.abandonedReconnect = false
         state.show(.connecting(ConnectingState(target: target, stage: "Starting", startedAt: state.now,
                                                openShell: openShell, origin: origin)))
         state.notice = nil
-        return [.connect(target, knownHosts: state.settings.knownHosts)]
+        return [.connect(target, knownHosts: state.settings.knownHosts, keepalive: state.settings.keepalive)]
     }
 
     static func connectingKey(_ state: inout AppState, _ action: ConnectingAction?) -> [Effect] {
@@ -34,6 +35,11 @@ extension Update {
         return []
     }
 
+    /// Said once, under the first prompt of every session: how commands that need a terminal run (each line fits
+    /// 80 columns).
+    static let terminalHint = ["Commands that need a terminal (sudo, top, vi, less, apt install…) get yours.",
+                               "!COMMAND gives any command a terminal. ^R searches the history; F1: all keys."]
+
     static func connected(_ state: inout AppState, os: ServerOS?, auth: LoginMethod?, at: Date) -> [Effect] {
         guard let connecting = state.connecting else { return [.disconnect] }
         let target = connecting.target
@@ -45,6 +51,7 @@ extension Update {
         session.remoteOS = known
         session.authUsed = auth
         session.scrollback.appendLine("Connected to \(session.title). Type a command and press Enter.")
+        for line in Self.terminalHint { session.scrollback.appendLine(line) }
         var shell: [Effect] = []
         if connecting.openShell { shell = openShell(&session, closeAfter: true) }
         state.show(.session(session))

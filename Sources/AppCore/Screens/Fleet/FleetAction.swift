@@ -8,7 +8,7 @@ enum FleetAction: Sendable, Equatable {
         KeyBinding([.enter], .open, label: "Output", description: "The selected server's full output"),
         KeyBinding([.escape], .back, label: "Stop/Back",
                    description: "Stop the servers still running; again (or when all are done), back to the servers"),
-        KeyBinding([.function(6)], .mail, label: "Mail",
+        KeyBinding([.function(6), .alt("6")], .mail, label: "Mail",
                    description: "Mail the whole report: one row per server, then the grouped output"),
         KeyBinding([.function(1), .character("?")], .help, label: "Help", description: "This help"),
         KeyBinding([.up, .character("k")], .up, description: "Previous server"),

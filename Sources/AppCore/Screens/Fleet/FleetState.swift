@@ -17,6 +17,10 @@ struct FleetState: Sendable {
     /// What the check before asking the password found (`FleetPasswordCheck`), by server name: those servers are
     /// reported so, not tried again.
     var checked: [String: FleetTarget.Problem] = [:]
+    /// The fleet commands run before, oldest first (read from the store the first time `x` asks).
+    var history: [String] = []
+    /// Whether the stored history was asked for.
+    var historyRequested = false
 }
 
 /// What `x` asks before a fleet run starts.
@@ -33,6 +37,16 @@ struct FleetQuestion: Sendable, Equatable {
 
     var kind: Kind
     var input: TextField
+    /// Where Up/Down is in the fleet history (nil: editing a new line), and the line typed before Up.
+    var historyIndex: Int?
+    var draft = ""
+    /// Ctrl-R's search of the fleet history; nil when closed.
+    var search: HistorySearch?
+
+    init(kind: Kind, input: TextField) {
+        self.kind = kind
+        self.input = input
+    }
 }
 
 /// One run of a command on several servers, as the Fleet screen shows it.

@@ -32,11 +32,14 @@ extension Update {
         return state.selectedServer.map { [$0] } ?? []
     }
 
-    static func askFleetCommand(_ state: inout AppState) {
+    static func askFleetCommand(_ state: inout AppState) -> [Effect] {
         let servers = fleetServers(state)
-        guard !servers.isEmpty else { return }
+        guard !servers.isEmpty else { return [] }
         state.fleet.pendingNames = servers.map(\.name)
         state.fleetQuestion = FleetQuestion(kind: .command, input: TextField())
+        guard !state.fleet.historyRequested else { return [] }
+        state.fleet.historyRequested = true
+        return [.loadFleetHistory]
     }
 
     /// Keys while `x` asks for the command, then (when some chosen servers log in with a password) checks those
@@ -45,7 +48,28 @@ extension Update {
     static func fleetQuestionKey(_ state: inout AppState, _ question: FleetQuestion, _ action: FleetQuestionAction?,
                                  _ key: Key) -> [Effect] {
         var question = question
+        if question.search != nil { return fleetHistorySearchKey(&state, question, key) }
         switch action {
+        case .historyUp?, .historyDown?, .historySearch?:
+            // The password has no history.
+            guard case .command = question.kind else { return [] }
+            let history = state.fleet.history
+            switch action {
+            case .historyUp?:
+                guard !history.isEmpty else { return [] }
+                if question.historyIndex == nil { question.draft = question.input.text }
+                let index = max(0, (question.historyIndex ?? history.count) - 1)
+                question.historyIndex = index
+                question.input.setText(history[index])
+            case .historyDown?:
+                guard let index = question.historyIndex else { return [] }
+                question.historyIndex = index + 1 < history.count ? index + 1 : nil
+                question.input.setText(index + 1 < history.count ? history[index + 1] : question.draft)
+            default:
+                question.search = HistorySearch(draft: question.input.text)
+            }
+            state.fleetQuestion = question
+            return []
         case .cancel?:
             state.fleetQuestion = nil
             if case .checking = question.kind { return [.cancelFleetCheck] }
@@ -85,6 +109,37 @@ extension Update {
         }
     }
 
+    /// Keys while Ctrl-R searches the fleet history in the question (the session's search, on the fleet's list).
+    private static func fleetHistorySearchKey(_ state: inout AppState, _ question: FleetQuestion, _ key: Key)
+        -> [Effect] {
+        var question = question
+        guard var search = question.search else { return [] }
+        let history = state.fleet.history
+        let found = search.found(in: history)
+        switch HistorySearchAction.table.action(for: key) {
+        case .run?:
+            question.search = nil
+            question.input.setText(found ?? search.draft)
+            state.fleetQuestion = question
+            guard found != nil else { return [] }
+            return fleetQuestionKey(&state, question, .run, .enter)
+        case .older?:
+            search.older(in: history)
+            question.search = search
+        case .cancel?:
+            question.search = nil
+            question.input.setText(search.draft)
+        case .edit?:
+            question.search = nil
+            question.input.setText(found ?? search.draft)
+        case nil:
+            search.type(key, in: history)
+            question.search = search
+        }
+        state.fleetQuestion = question
+        return []
+    }
+
     /// The check before the password came back: ask for it when a server is left to receive it, else run at once.
     static func fleetChecked(_ state: inout AppState, id: Int, problems: [String: FleetTarget.Problem],
                              remaining: Int) -> [Effect] {
@@ -115,9 +170,11 @@ extension Update {
         let checked = state.fleet.checked
         state.fleet.checked = [:]
         state.show(.fleet(FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)))
+        if state.fleet.history.last != command { state.fleet.history.append(command) }
         return [.runFleet(id: id, targets: servers.map(ConnectionProfile.init(server:)), command: command,
                           knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
-                          timeout: state.settings.fleetTimeout, password: password, checked: checked)]
+                          timeout: state.settings.fleetTimeout, password: password, checked: checked),
+                .appendFleetHistory(command: command, servers: servers.count)]
     }
 
     static func fleetKey(_ state: inout AppState, _ action: FleetAction?) -> [Effect] {

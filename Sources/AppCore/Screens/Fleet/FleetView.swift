@@ -83,7 +83,8 @@ enum FleetView {
     }
 
     /// The box asking for the command after `x` (or the one password for the servers that need it).
-    static func render(_ question: FleetQuestion, count: Int, border: Border, into buffer: inout Buffer) -> Point? {
+    static func render(_ question: FleetQuestion, count: Int, history: [String], border: Border,
+                       into buffer: inout Buffer) -> Point? {
         let width = min(buffer.size.width - 2, 70)
         let frame = buffer.area.centered(width: width, height: 6)
         buffer.fill(frame)
@@ -103,8 +104,18 @@ enum FleetView {
             return nil
         }
         let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
+        if let search = question.search {
+            // Ctrl-R: the search in place of the field, what it found beside the term.
+            buffer.fill(field, with: .blank(Theme.field))
+            let cursor = search.render(found: search.found(in: history), in: field, buffer: &buffer)
+            buffer.setString("Enter: run it   ^R: older   Esc: back", x: inner.x + 1, y: inner.y + 3,
+                             style: Theme.hint, clip: inner)
+            return cursor
+        }
         let cursor = question.input.render(in: field, buffer: &buffer, style: Theme.field)
-        buffer.setString("Enter: run   Esc: cancel", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
+        let hint = question.kind == .command ? "Enter: run   Esc: cancel   ↑↓ ^R: earlier commands"
+            : "Enter: run   Esc: cancel"
+        buffer.setString(hint, x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
         return cursor
     }
 }

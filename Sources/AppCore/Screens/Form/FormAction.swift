@@ -9,6 +9,6 @@ enum FormAction: Sendable, Equatable {
         KeyBinding([.tab, .down], .next, label: "Next", description: "Next field"),
         KeyBinding([.backTab, .up], .previous, description: "Previous field"),
         KeyBinding([.escape], .cancel, label: "Cancel", description: "Leave without saving"),
-        KeyBinding([.function(1)], .help, label: "Help", description: "This help"),
+        KeyBinding([.function(1), .alt("1")], .help, label: "Help", description: "This help"),
     ])
 }

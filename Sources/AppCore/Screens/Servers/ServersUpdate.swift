@@ -48,7 +48,7 @@ extension Update {
             return connect(&state, ConnectionProfile(server: server), openShell: true)
         case .mark: markSelected(&state)
         case .markAll: markAllVisible(&state)
-        case .runOnMarked: askFleetCommand(&state)
+        case .runOnMarked: return askFleetCommand(&state)
         }
         state.list.scrollToSelection(visibleRows: page, count: count)
         return []

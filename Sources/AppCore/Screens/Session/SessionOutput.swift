@@ -13,6 +13,8 @@ extension SessionState {
         guard let running, running.id == id else { return }
         startCapture(running)
         capture?.append(bytes)
+        // A quick command's output is shown when it has ended, laid out (`quickFinished`).
+        guard running.quick == nil else { return }
         let text = sanitizer.feed(bytes)
         scrollback.append(text)
         if !text.isEmpty { atLineStart = text.hasSuffix("\n") }
@@ -36,6 +38,8 @@ extension SessionState {
     /// The running command failed without a status (connection lost, cancelled); false when `id` is not it.
     mutating func commandFailed(id: Int, message: String, at: Date) -> Bool {
         guard let running, running.id == id else { return false }
+        var message = message
+        if message == RunningCommand.stopped, let key = running.stoppedWith { message = "stopped (\(key))" }
         startCapture(running)
         capture?.finishedAt = at
         capture?.failure = message
@@ -53,6 +57,11 @@ extension SessionState {
         // The quick-command runner keeps the first command that answered; one that failed gives an error.
         capture?.status = result.error == nil ? 0 : nil
         capture?.failure = result.error
+        // The raw output (F5): one JSON document (`ip -j addr`) indented, one member per line; else as it came.
+        let bytes = capture?.bytes ?? []
+        let text = sanitizer.feed(JSONIndenter.indent(bytes).map { Array($0.utf8) } ?? bytes)
+        scrollback.append(text)
+        if !text.isEmpty { atLineStart = text.hasSuffix("\n") }
         let took = DurationText.text(at.timeIntervalSince(running.startedAt), .precise)
         let note = result.error.map { " · \($0)" } ?? ""
         finishCommand(result: "\(result.commandLine) · \(took)" + note)
@@ -90,11 +99,18 @@ extension SessionState {
         commandsRun += 1
     }
 
+    /// A command run on a terminal ended: its `[result]` line; its output was on the terminal, not here.
+    mutating func finishTerminalCommand(result: String) {
+        appendNote(result)
+        lastResult = result
+        commandsRun += 1
+    }
+
     /// Starts a command: a fresh sanitiser, the `$ command` line, following the output. Returns its id.
     mutating func startCommand(line: String, command: String, quick kind: DataKind?, now: Date) -> Int {
         let id = nextCommandId
         nextCommandId += 1
-        sanitizer = TextSanitizer(policy: .dropStyling)
+        sanitizer = Self.outputSanitizer()
         scrollback.appendLine(line)
         atLineStart = true
         running = RunningCommand(id: id, command: command, startedAt: now, quick: kind)

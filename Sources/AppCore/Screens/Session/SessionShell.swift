@@ -1,3 +1,4 @@
+import TUIKit
 import Basics
 import InteractiveShell
 
@@ -11,8 +12,35 @@ extension Update {
             state.notice = "Piped the output into `\(command)`: \(result.summary)."
         case .shell(let outcome):
             return shellEnded(&state, outcome)
+        case .terminal(let line, let outcome):
+            return terminalEnded(&state, line: line, outcome)
         }
         return []
+    }
+
+    /// A command run on a terminal ended: its result line as any command's (`on a terminal` says where its output
+    /// went), the command into the history; a lost connection is the session's.
+    static func terminalEnded(_ state: inout AppState, line: String, _ outcome: ShellOutcome) -> [Effect] {
+        state.notice = nil
+        let name = state.withSession { session, _ -> String? in
+            let took = DurationText.text(outcome.duration, .precise)
+            let result: String
+            switch outcome.end {
+            case .exited(let exit):
+                result = exit.signal.map { "killed by \($0)" } ?? "exit \(exit.status.map(String.init) ?? "?")"
+            case .escape: result = "left with ~."
+            case .interrupted: result = "interrupted"
+            case .terminalClosed: result = "the terminal closed"
+            case .connectionLost(let reason), .failedToStart(let reason): result = TextSanitizer.line(reason)
+            }
+            session.finishTerminalCommand(result: result + " · " + took + " · on a terminal")
+            return session.target.name
+        }
+        if outcome.connectionLost, case .connectionLost(let reason) = outcome.end {
+            return sessionLost(&state, reason: reason)
+        }
+        guard let name = name ?? nil, case .exited(let exit) = outcome.end else { return [] }
+        return [.appendHistory(server: name, command: line, status: exit.status.map(Int.init))]
     }
 
     /// Hands the terminal to a shell on `session`; `closeAfter` when the session was opened only for it.

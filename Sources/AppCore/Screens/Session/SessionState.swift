@@ -7,18 +7,15 @@ import TUIKit
 
 /// An open session: its output, the command line, history, and the command running now.
 struct SessionState: Sendable {
-    static let keepaliveInterval: TimeInterval = 15
-
     var target: ConnectionProfile
     var title: String
     var os: String
     var connectedAt: Date
-    /// When the last keepalive was sent (every `keepaliveInterval` seconds while idle).
-    var lastKeepalive: Date
     var scrollback: ScrollbackBuffer
     var view = TextViewState()
-    /// Colours are dropped (the output view is plain text); every other control sequence is shown, not obeyed.
-    var sanitizer = TextSanitizer(policy: .dropStyling)
+    /// Colours are dropped (the output view is plain text); every other control sequence is shown, not obeyed; a
+    /// lone CR writes over its line, so a progress bar (apt, wget, dd, curl) updates one line.
+    var sanitizer = SessionState.outputSanitizer()
     var input = TextField()
     /// The search bar and its match (Ctrl-F); nil when closed.
     var search: SessionSearch?
@@ -49,14 +46,30 @@ struct SessionState: Sendable {
     var closeAfterShell = false
     /// How commands run: in one shell that lasts, or one per command (nil until the server answered).
     var shellMode: ShellMode?
+    /// Whether the connection is up, lost (the output stays; `r` reconnects) or being made again.
+    var link = SessionLink.up
+    /// Ctrl-R's search of the history, in place of the command line; nil when closed.
+    var historySearch: HistorySearch?
+
+    /// The sanitiser each command's output goes through.
+    static func outputSanitizer() -> TextSanitizer { TextSanitizer(policy: .dropStyling, carriageReturn: .overwrite) }
 
     init(target: ConnectionProfile, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
         self.target = target
         self.title = title
         self.os = os
         self.connectedAt = connectedAt
-        lastKeepalive = connectedAt
         scrollback = ScrollbackBuffer(maxLines: scrollbackLines)
         showParsed = parse
     }
+}
+
+/// The session's connection, as the screen shows it.
+enum SessionLink: Sendable, Equatable {
+    /// Connected.
+    case up
+    /// Lost (why, as a sentence); the output stays, `r` connects again.
+    case lost(String)
+    /// Being made again after `r`: the stage reached.
+    case reconnecting(String)
 }

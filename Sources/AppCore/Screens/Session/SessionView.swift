@@ -10,8 +10,14 @@ enum SessionView {
         let areas = ScreenLayout.session(buffer.size)
         let elapsed = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
         let who = [Span(" \(session.title)", style: Style(attributes: .bold)), Span("  \(session.os)")]
-        let connected = Span("connected \(clock(elapsed)) ")
-        let shell = Span(shellLabel(session.shellMode))
+        let link: String
+        switch session.link {
+        case .up: link = "connected \(clock(elapsed)) "
+        case .lost: link = "disconnected "
+        case .reconnecting: link = "reconnecting… "
+        }
+        let connected = Span(link)
+        let shell = Span(session.link == .up ? shellLabel(session.shellMode) : "")
         // The shell's word gives way first when the row is short.
         let fits = (who + [shell, connected]).reduce(0) { $0 + $1.width } < areas.header.width
         StatusBar(left: who, right: fits ? [shell, connected] : [connected], style: Theme.title)
@@ -23,7 +29,8 @@ enum SessionView {
         } else {
             var view = session.view
             let search = session.search
-            TextView(highlight: search.flatMap { $0.term.isEmpty ? nil : $0.term }, currentMatch: search?.current)
+            TextView(layout: ScreenLayout.sessionLines(wrap: state.settings.wrapLines, unicode: state.unicode),
+                     highlight: search.flatMap { $0.term.isEmpty ? nil : $0.term }, currentMatch: search?.current)
                 .render(session.scrollback, in: areas.output, buffer: &buffer, state: &view)
         }
 
@@ -33,8 +40,12 @@ enum SessionView {
             let seconds = max(0, state.now.timeIntervalSince(running.startedAt))
             status.append(Span(" \(spinner.frame(state.tick)) running \(running.command) "
                                + "(\(DurationText.text(seconds, .precise))) · Esc stops it"))
+        } else if case .reconnecting(let stage) = session.link {
+            status.append(Span(" \(spinner.frame(state.tick)) Reconnecting: \(stage) · Esc cancels"))
         } else if let notice = state.notice {
             status.append(Span(" " + notice))
+        } else if case .lost = session.link {
+            status.append(Span(" Connection lost · r reconnects (the output stays) · F10 ends the session"))
         } else if let result = session.lastResult {
             status.append(Span(" " + result))
         }
@@ -46,7 +57,9 @@ enum SessionView {
         StatusBar(left: status, right: right, style: Style(attributes: .dim)).render(in: areas.status, buffer: &buffer)
 
         let cursor: Point?
-        if let search = session.search {
+        if let history = session.historySearch {
+            cursor = history.render(found: history.found(in: session.history), in: areas.input, buffer: &buffer)
+        } else if let search = session.search {
             cursor = searchBar(search, session: session, in: areas.input, buffer: &buffer)
         } else {
             let prompt = "> "

@@ -10,6 +10,6 @@ enum OutputToolAction: Sendable, Equatable {
         KeyBinding([.escape], .cancel, description: "Close the form"),
         KeyBinding([.tab, .down], .nextField, description: "Next field"),
         KeyBinding([.backTab, .up], .previousField, description: "Previous field"),
-        KeyBinding([.function(5)], .toggleTable, description: "Mail the parsed table or the raw output"),
+        KeyBinding([.function(5), .alt("5")], .toggleTable, description: "Mail the parsed table or the raw output"),
     ])
 }
