@@ -34,7 +34,8 @@ import TestSupport
         // Every key of the Settings screen, and the same table: what the interface stores, the CLI reads.
         #expect(Set(rows.keys) == ["ui.parse", "check.interval", "check.timeout", "session.scrollback",
                                    "ui.autoconnect", "mail.recipient", "mail.sendmail", "mail.from", "mail.max_inline",
-                                   "ssh.known_hosts", "fleet.parallel", "fleet.timeout"])
+                                   "ssh.known_hosts", "fleet.parallel", "fleet.timeout", "ui.mouse", "ui.sort",
+                                   "ui.group"])
 
         let unset = try essh(dir, ["config", "unset", "fleet.timeout"])
         #expect(unset.status == 0 && unset.out == "fleet.timeout = 60 (default)\n", "\(unset.err)")
