@@ -71,12 +71,17 @@ final class SessionWorker: Sendable {
     func connect(_ target: ConnectionProfile, knownHosts: String) {
         let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, environment: environment,
                                                      localUser: localUser)
+        // Every outcome goes through the queue, so outcomes arrive in the order the connections were asked for (the
+        // interface drops the outcome of a connection it gave up on by counting them).
         if let problem {
-            post(.connectFailed(problem))
+            queue.async { [self] in post(.connectFailed(problem)) }
             return
         }
         let cancel: Cancellation
-        do throws(SSHError) { cancel = try Cancellation() } catch { return post(.connectFailed(error.message)) }
+        do throws(SSHError) { cancel = try Cancellation() } catch {
+            let message = error.message
+            return queue.async { [self] in post(.connectFailed(message)) }
+        }
         shared.withLock { $0.connectCancel = cancel }
         broker.reset()
         queue.async { [self] in

@@ -48,14 +48,8 @@ enum PromptOverlay {
     }
 
     static func render(_ prompt: PromptState, border: Border, into buffer: inout Buffer) -> Point? {
-        let width = min(buffer.size.width - 2, max(50, DisplayWidth.of(prompt.currentLabel) + 4))
-        let frame = buffer.area.centered(width: width, height: 6)
-        buffer.fill(frame)
-        let inner = Box(title: prompt.title, border: border).render(in: frame, buffer: &buffer)
-        buffer.setString(prompt.currentLabel, x: inner.x + 1, y: inner.y, clip: inner)
-        let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
-        let cursor = prompt.input.render(in: field, buffer: &buffer, style: Theme.field)
-        buffer.setString("Enter: send   Esc: give up", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
-        return cursor
+        QuestionBox(title: prompt.title, question: prompt.currentLabel, hint: "Enter: send   Esc: give up",
+                    border: border, fieldStyle: Theme.field, hintStyle: Theme.hint)
+            .render(prompt.input, in: Rect(buffer.size).inset(horizontal: 1, vertical: 0), buffer: &buffer)
     }
 }

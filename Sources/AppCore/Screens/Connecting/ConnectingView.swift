@@ -20,8 +20,16 @@ enum ConnectingView {
             }
             area.y = min(box.y + box.height + 1, buffer.size.height - 2)
         }
-        spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
         let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
+        guard state.overlays.isEmpty else {
+            // A question (password, host key) is open in the middle, where the spinner would be: the spinner's line
+            // would show on both sides of it. The stage goes to the bottom line, which no question covers; Esc is
+            // the question's now.
+            spinner.render(tick: state.tick, label: label, in: hint.inset(horizontal: 1, vertical: 0),
+                           buffer: &buffer, style: Theme.hint)
+            return
+        }
+        spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
         buffer.setString(" Esc: cancel", x: 0, y: hint.y, style: Theme.hint, clip: hint)
     }
 }
