@@ -68,11 +68,11 @@ essh_rc=$?
 /usr/bin/time -v -o "$work/nmap-adaptive.time" $nmap_adaptive_cmd > "$work/nmap-adaptive.out" 2>&1
 set -e
 
-# Every status must be right: on-* online, closed-* refused, silent-* timeout; nmap open/closed/filtered likewise.
+# Every status must be right: on-* online, closed-* refused, silent-* timed-out; nmap open/closed/filtered likewise.
 python3 - "$work" > "$work/verify.txt" <<'PY'
 import json, re, sys
 work = sys.argv[1]
-want = {"on": "online", "closed": "refused", "silent": "timeout"}
+want = {"on": "online", "closed": "refused", "silent": "timed-out"}
 results = json.load(open(work + "/essh.json"))["results"]
 wrong = [r for r in results if r["status"] != want[r["name"].split("-")[0]]]
 counts = {}

@@ -5,6 +5,7 @@ import Foundation
 import Inventory
 import Mail
 import NetParsers
+import Operations
 import TUIKit
 
 /// Everything that can happen to the interface: input, time, and results of effects (posted from worker
@@ -21,6 +22,14 @@ package enum Message: Sendable {
     case serverSaveFailed(String)
     case serverDeleted(String)
     case settingsSaved
+    /// What quick connect's text names (`Work.resolveDestination`).
+    case destinationResolved(ConnectionProfile.Resolution)
+    /// Why quick connect's text names nothing to connect to (not a destination, an unreadable ~/.ssh/config).
+    case destinationFailed(String)
+    /// The hosts ~/.ssh/config names (`Work.findSSHConfigHosts`; posted only when there are some).
+    case sshConfigHosts([String])
+    /// How `Work.importSSHConfig` went, as one line.
+    case sshConfigImported(String)
     case connectStage(String)
     /// The server's pre-login banner, as sent (the view sanitises it).
     case connectBanner(String)
@@ -33,6 +42,9 @@ package enum Message: Sendable {
     case commandFinished(id: Int, status: Int32?, signal: String?, at: Date)
     case commandFailed(id: Int, message: String, connectionLost: Bool, at: Date)
     case quickFinished(id: Int, result: QuickResult, at: Date)
+    /// How the session's commands run (known after connecting, or changed since); `notice`: a line for the output
+    /// (the shell ended and a fresh one started, or there is none that lasts).
+    case shellMode(ShellMode, notice: String?)
     /// The idle session's connection broke.
     case connectionLost(String, at: Date)
     /// The terminal is back after `Effect.handOver`.
@@ -51,4 +63,7 @@ package enum Message: Sendable {
     case fleetResult(id: Int, index: Int, FleetResult)
     /// Every server of the fleet run has finished or was cancelled.
     case fleetFinished(id: Int, at: Date)
+    /// What the check before run `id`'s password found: the servers decided (by name) and how many are left to
+    /// receive the password.
+    case fleetChecked(id: Int, problems: [String: FleetTarget.Problem], remaining: Int)
 }

@@ -14,14 +14,12 @@ enum Theme {
     /// The dot colour and text for a check status.
     static func status(_ check: ServerCheck?) -> (Style, String) {
         guard let check else { return (Style(fg: .gray), "not checked") }
+        // The words `essh check` and fleet runs print (CheckStatus.word): one vocabulary everywhere.
         switch check.status {
         case .online:
             return (Style(fg: .green), check.latencyMs.map { latency($0) } ?? "online")
-        case .refused: return (Style(fg: .red), "refused")
-        case .timeout: return (Style(fg: .red), "timeout")
-        case .unreachable: return (Style(fg: .red), "unreachable")
-        case .dnsError: return (Style(fg: .red), "no such host")
-        case .notSSH: return (Style(fg: .yellow), "not SSH")
+        case .notSSH: return (Style(fg: .yellow), check.status.word)
+        case .refused, .timeout, .unreachable, .dnsError: return (Style(fg: .red), check.status.word)
         }
     }
 

@@ -35,6 +35,14 @@ package enum Update {
             // A key that changed one setting (the sort order, the mouse) has said what it did already.
             if state.notice == nil { state.notice = "Settings saved." }
             return []
+        case .destinationResolved(let resolution): return destinationResolved(&state, resolution)
+        case .destinationFailed(let text):
+            state.changeForm { $0.setError("dest", text) }
+            return []
+        case .sshConfigHosts(let hosts): return offerSSHConfigImport(&state, hosts: hosts)
+        case .sshConfigImported(let line):
+            state.notice = line
+            return [.load]
 
         // Connecting.
         case .connectStage(let stage):
@@ -65,6 +73,9 @@ package enum Update {
             return commandFailed(&state, id: id, message: text, connectionLost: lost, at: at)
         case .quickFinished(let id, let result, let at):
             state.withSession { session, _ in session.quickFinished(id: id, result, at: at) }
+            return []
+        case .shellMode(let mode, let notice):
+            state.withSession { session, _ in session.shellChanged(mode, notice: notice) }
             return []
         case .connectionLost(let reason, let at):
             guard state.session != nil else { return [] }
@@ -101,6 +112,8 @@ package enum Update {
                 state.notice = nil
             }
             return connected
+        case .fleetChecked(let id, let problems, let remaining):
+            return fleetChecked(&state, id: id, problems: problems, remaining: remaining)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import Inventory
+import Operations
 import Reachability
 import SSH
 
@@ -13,10 +14,13 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Each server is resolved, connected to on every address without blocking, and its SSH banner read; \
             thousands are checked at once, so the whole run takes about one timeout. Statuses: online, not-ssh \
-            (port open, no SSH banner), refused, timeout, unreachable, dns-error. Results of saved servers are saved \
-            and shown by `essh servers list`. A word that is no saved server is checked as an unsaved host, \
-            HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.
-            """)
+            (port open, no SSH banner), refused, timed-out, unreachable, dns-error. Results of saved servers are \
+            saved and shown by `essh servers list`. Servers are picked as by every command (see README's selectors): \
+            names, patterns (web[01-20], db*), tag:TAG, !NAME or --exclude to leave some out, --tag, a hosts file \
+            (-h FILE); without any, every saved server. A word that is no saved server is checked as an unsaved \
+            host, HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.
+            """,
+        helpNames: SelectionOptions.helpNames)
 
     @OptionGroup var database: DatabaseOptions
     @Flag(help: "Print JSON: {\"results\":[{name, host, port, status, latency_ms, banner, error}]}.")
@@ -25,8 +29,10 @@ struct CheckCommand: ParsableCommand {
     var timeout: Double = 3
     @Option(help: "Most connections in flight at once (default: as many as the open-file limit allows).")
     var concurrency: Int?
-    @Argument(help: ArgumentHelp("Server names, tag:TAG, or unsaved hosts as HOST[:PORT] (default: every saved server).",
-                                 valueName: "NAME | tag:TAG | HOST[:PORT]"),
+    @OptionGroup var selection: SelectionOptions
+    @Argument(help: ArgumentHelp("Server names, patterns (web[01-20], db*), tag:TAG, !NAME to leave out, or unsaved "
+                                 + "hosts as HOST[:PORT] (default: every saved server).",
+                                 valueName: "NAME | PATTERN | tag:TAG | !SELECTOR | HOST[:PORT]"),
               completion: ServerCompletion.selectors)
     var selectors: [String] = []
 
@@ -37,6 +43,7 @@ struct CheckCommand: ParsableCommand {
         if let concurrency, concurrency < 1 {
             throw ValidationError("--concurrency must be at least 1, not \(concurrency).")
         }
+        _ = try selection.selectors(selectors)
     }
 
     func run() throws {
@@ -45,7 +52,7 @@ struct CheckCommand: ParsableCommand {
         let entries = try select(inventory)
         if entries.isEmpty {
             throw CommandFailure(.badInput, "No saved servers to check. Add one with `essh servers add NAME --host HOST` "
-                                 + "or import ~/.ssh/config.")
+                                 + "or import ~/.ssh/config." + (inventory == nil ? " " + database.missingNote : ""))
         }
         let checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
@@ -98,26 +105,21 @@ struct CheckCommand: ParsableCommand {
         last?.status == .timeout || last?.status == .notSSH
     }
 
-    /// What the selectors name, in order, each once: saved servers by name or `tag:TAG` (every tag must match one),
-    /// and anything else as an unsaved host, `HOST[:PORT]` (`[v6]:port` for an IPv6 address; a user is ignored).
-    private func select(_ inventory: Inventory?) throws(InventoryError) -> [CheckEntry] {
-        guard !selectors.isEmpty else { return try inventory?.servers().map(CheckEntry.init(server:)) ?? [] }
+    /// What the selection picks, in order, each once (`ServerSelection`, as every command picks): saved servers, and
+    /// words that name none as unsaved hosts, `HOST[:PORT]` (`[v6]:port` for an IPv6 address; a user is ignored);
+    /// every saved server when nothing picks. Two words for one address are checked once.
+    private func select(_ inventory: Inventory?) throws -> [CheckEntry] {
+        let picks = try SelectionOptions.resolve(try selection.selection(selectors), store: inventory,
+                                                 database: database, hosts: true, defaultAll: true)
         var chosen: [CheckEntry] = []
         var seen = Set<String>()
-        for selector in selectors {
-            var matches: [CheckEntry]
-            if selector.hasPrefix("tag:") {
-                let tag = String(selector.dropFirst(4))
-                matches = try inventory?.servers(taggedWith: tag).map(CheckEntry.init(server:)) ?? []
-                if matches.isEmpty {
-                    throw InventoryError(.unknownServer, "", "No saved server has the tag '\(tag)'.")
-                }
-            } else if let server = try inventory?.findServer(named: selector) {
-                matches = [CheckEntry(server: server)]
-            } else {
-                matches = [try CheckEntry(typed: selector)]
+        for pick in picks {
+            let entry: CheckEntry
+            switch pick {
+            case .saved(let server): entry = CheckEntry(server: server)
+            case .host(let word): entry = try CheckEntry(typed: word)
             }
-            for entry in matches where seen.insert(entry.key).inserted { chosen.append(entry) }
+            if seen.insert(entry.key).inserted { chosen.append(entry) }
         }
         return chosen
     }

@@ -19,7 +19,7 @@ enum CheckReport {
             let o = row.outcome
             table.add([
                 .init(text: row.name), .init(text: row.host), .init(text: String(row.port)),
-                .init(text: o.status.rawValue, colour: StatusColour.code(for: o.status)),
+                .init(text: o.status.word, colour: StatusColour.code(for: o.status)),
                 .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
                 .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
             ])
@@ -44,7 +44,7 @@ enum CheckReport {
             try c.encode(name, forKey: .name)
             try c.encode(host, forKey: .host)
             try c.encode(port, forKey: .port)
-            try c.encode(status, forKey: .status)
+            try c.encode(status.word, forKey: .status)
             try c.encode(latencyMs, forKey: .latencyMs)
             try c.encode(banner, forKey: .banner)
             try c.encode(error, forKey: .error)

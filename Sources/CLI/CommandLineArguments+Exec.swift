@@ -2,7 +2,7 @@ extension CommandLineArguments {
     /// The flags of `essh exec` (options without a value); with `ExecCommand.valueOptions` these are every option
     /// it has.
     static let execFlags: Set<String> = [
-        "-n", "-v", "--verbose", "-q", "--quiet", "--all", "--json", "--group", "--raw", "-h", "--help",
+        "-n", "-v", "--verbose", "-q", "--quiet", "--all", "--json", "--group", "--raw", "--help",
     ]
 
     /// Whether `words` (between DEST and a `--`) are all `essh exec` options, each with its value: only then is that

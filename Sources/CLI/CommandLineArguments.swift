@@ -1,5 +1,12 @@
 /// Argument rewriting that swift-argument-parser cannot express.
 package enum CommandLineArguments {
+    /// The arguments as the command tree reads them (`normalised`), or a usage error for an OpenSSH option eSSH does
+    /// not have (`OpenSSHOptions`: `-J`, `-L`, `-o`, …), which `CommandEnding` ends with its sentence and 64.
+    package static func prepared(_ args: [String]) throws -> [String] {
+        if let refusal = OpenSSHOptions.refusal(args) { throw refusal }
+        return normalised(args)
+    }
+
     /// `essh exec DEST COMMAND...` takes the remote command without `--` (like `ssh host cmd -la`), while options may
     /// also follow DEST when `--` is given (`essh exec web1 --mail ops@x -- df -h`). Unless only exec options stand
     /// between DEST and a `--`, one is inserted after DEST so that the command's own flags (and its own `--`) are
@@ -8,17 +15,21 @@ package enum CommandLineArguments {
         let args = defaultingToShell(args)
         guard let sub = args.firstIndex(where: { !$0.hasPrefix("-") }), args[sub] == "exec" else { return args }
         var i = sub + 1
-        // With --all or --tag (before DEST) there is no DEST: the first word that is not an option starts the command.
+        // With --all, --tag or a hosts file (before DEST) there is no DEST: the first word that is not an option
+        // starts the command.
         var noDest = false
         while i < args.count {
             let a = args[i]
             if a == "--" { return args }
-            if a == "--all" || a == "--tag" || a.hasPrefix("--tag=") { noDest = true }
+            if ["--all", "--tag", "-h", "--hosts-file"].contains(a) || a.hasPrefix("--tag=")
+                || a.hasPrefix("--hosts-file=") {
+                noDest = true
+            }
             if a.hasPrefix("--"), a.contains("=") { i += 1; continue }
             if ExecCommand.valueOptions.contains(a) { i += 2; continue }
             if a.hasPrefix("-") && a.count > 1 { i += 1; continue }
             // args[i] is DEST: the rest is the remote command, unless only exec options come before a `--`. With
-            // --all or --tag a word before a `--` is a DEST too many, which exec reports.
+            // --all, --tag or a hosts file a word before a `--` is a DEST too many, which exec reports.
             let start = noDest ? i : i + 1
             if let end = args[start...].firstIndex(of: "--"), noDest || onlyExecOptions(args[start..<end]) {
                 return args

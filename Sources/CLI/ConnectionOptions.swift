@@ -13,6 +13,13 @@ struct ResolvedConnection {
     var server: Server?
     /// The open database, when DEST named a saved server (for history and last-connected).
     var inventory: Inventory?
+    /// Said when DEST could have been a saved name but there is no database (`DatabaseOptions.missingNote`).
+    var missingDatabase: String?
+    /// Where DEST came from ("saved server", "from ~/.ssh/config line 12", …) and what `-v` says besides.
+    var origin = ""
+    var notes: [String] = []
+    /// Whether DEST came from ssh_config.
+    var fromSSHConfig = false
 
     /// Records a finished command in the saved server's history (no-op for unsaved hosts).
     func recordCommand(_ command: String, exitStatus: Int?) {
@@ -85,22 +92,29 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// Builds the session options and the prompter for DEST — a saved server's name, or [user@]host[:port] — or
-    /// throws a message for the person. Options given on the command line beat a saved server's values.
+    /// Builds the session options and the prompter for DEST — a saved server's name, a Host in ~/.ssh/config, or
+    /// [user@]host[:port] (`ConnectionProfile.resolve`, the interface's rule too) — or throws a message for the
+    /// person. Options given on the command line beat a saved server's values and ssh_config's.
     func resolve(_ dest: String) throws -> ResolvedConnection {
-        var saved: Server?
         var inventory: Inventory?
-        // A saved name is looked up only in an existing database: exec to a plain host never creates one.
-        if !dest.contains("@"), !dest.contains(":"), FileManager.default.fileExists(atPath: database.path) {
-            let store = try database.open()
-            saved = try store.findServer(named: dest)
-            if saved != nil { inventory = store }
+        var saved: Server?
+        var missingDatabase: String?
+        let resolution: ConnectionProfile.Resolution
+        do {
+            resolution = try ConnectionProfile.resolve(dest, saved: { name in
+                // A saved name is looked up only in an existing database: exec to a plain host never creates one.
+                guard let store = try database.openExisting() else {
+                    missingDatabase = database.missingNote
+                    return nil
+                }
+                saved = try store.findServer(named: name)
+                if saved != nil { inventory = store }
+                return saved
+            }, context: ConnectionProfile.Context())
+        } catch let error as SSHError {
+            throw ValidationError(error.message)
         }
-        let d: Destination
-        if let saved {
-            d = Destination(user: saved.user, host: saved.host, port: saved.port)
-        } else {
-            do { d = try Destination(parsing: dest) } catch { throw ValidationError(error.message) }
+        if let d = resolution.destination {
             if let p = d.port, let port, p != port {
                 throw ValidationError("DEST says port \(p) but -p says \(port): give the port once.")
             }
@@ -108,7 +122,11 @@ struct ConnectionOptions: ParsableArguments {
                 throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
             }
         }
-        var options = try connectOptions(saved: saved, destination: d)
+        var options: ConnectOptions
+        switch connectOptions(resolution.profile) {
+        case .success(let built): options = built
+        case .failure(let problem): throw CommandFailure(.badInput, Self.sentence(problem))
+        }
         let interactive = TerminalPrompter.hasTerminal
         options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
         if options.hostKeyPolicy == .ask && !interactive {
@@ -118,20 +136,12 @@ struct ConnectionOptions: ParsableArguments {
         if let passwordFile {
             password = try Self.readPasswordFile(passwordFile)
         }
+        var fromSSHConfig = false
+        if case .sshConfig = resolution.profile.origin { fromSSHConfig = true }
         return ResolvedConnection(options: options,
                                   prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
-                                  server: saved, inventory: inventory)
-    }
-
-    /// Session options for a saved server (or a parsed destination) with the command line's port, user, keys,
-    /// known_hosts and connect timeout (`ConnectionProfile`'s rule); the host-key policy is left to the caller.
-    /// Throws (bad input) when a key file cannot be read or an algorithm list cannot be used.
-    func connectOptions(saved: Server?, destination d: Destination) throws -> ConnectOptions {
-        let profile = saved.map(ConnectionProfile.init(server:)) ?? ConnectionProfile(destination: d)
-        switch connectOptions(profile) {
-        case .success(let options): return options
-        case .failure(let problem): throw CommandFailure(.badInput, Self.sentence(problem))
-        }
+                                  server: saved, inventory: inventory, missingDatabase: missingDatabase,
+                                  origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig)
     }
 
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
@@ -150,7 +160,7 @@ struct ConnectionOptions: ParsableArguments {
     static func sentence(_ problem: ConnectionProblem) -> String {
         switch problem.kind {
         case .unreadableKey: return "key file \(problem.detail): it does not exist or cannot be read."
-        case .algorithms: return problem.detail
+        case .algorithms, .jumpHost: return problem.detail
         }
     }
 

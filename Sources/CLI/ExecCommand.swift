@@ -28,13 +28,16 @@ struct ExecCommand: ParsableCommand {
             nothing goes on running). --mail mails what arrived also when the \
             command did not finish (--timeout, interrupted, connection lost; the status block says so). With --mail: \
             75 when the mail was not sent but kept in the outbox (essh mail --retry), 1 when it could not be kept either.
-            Many servers at once: --all, --tag TAG or NAME,NAME,... (put the command after --). Each output line is \
+            Many servers at once: --all, --tag TAG (repeatable), -h/--hosts-file FILE, or DEST as NAME,NAME,..., a \
+            pattern (web[01-20], db*), tag:TAG, with !NAME or --exclude SELECTOR to leave servers out (put the \
+            command after --; see README's selectors). Each output line is \
             printed as it comes, prefixed "name: " (--group: identical outputs once, with their servers; --json: one \
             document at the end); a summary goes to stderr. --timeout is then each server's time, connecting included \
             (default: the fleet.timeout setting, else 60 s); stdin is not forwarded; unknown host keys are refused, \
             never asked. Exit status: 0 when every server ran the command and it exited 0, 1 otherwise, 130 when \
             interrupted (what finished is still printed).
-            """
+            """,
+        helpNames: SelectionOptions.helpNames
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -60,8 +63,9 @@ struct ExecCommand: ParsableCommand {
 
     @OptionGroup var fleet: FleetOptions
 
-    @Argument(help: "The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several at once.",
-              completion: ServerCompletion.names)
+    @Argument(help: ArgumentHelp("The server: a saved name, or [user@]host[:port]; for several at once NAME,NAME,..., "
+                                 + "a pattern (web[01-20], db*), tag:TAG, !NAME.", valueName: "dest"),
+              completion: ServerCompletion.selectors)
     var dest: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run (everything after DEST).")
@@ -86,8 +90,9 @@ struct ExecCommand: ParsableCommand {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): give a number of seconds above 0.") }
     }
 
-    /// Several servers (`--all`, `--tag`, a comma list) or a fleet-only option (`--json`, `--group`, `--parallel`).
-    var isFleet: Bool { fleet.isRequested || dest?.contains(",") == true }
+    /// Several servers (`--all`, `--tag`, a hosts file, a list, a pattern, a tag) or a fleet-only option (`--json`,
+    /// `--group`, `--parallel`).
+    var isFleet: Bool { fleet.isRequested || dest.map(SelectionOptions.namesMany) == true }
 
     func run() throws {
         let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }

@@ -12,10 +12,10 @@ import SSH
 import Synchronization
 import TextWidth
 
-/// `essh exec --all | --tag TAG | NAME,NAME... -- COMMAND`: one command on many servers at once. Output lines come
-/// as they arrive, each prefixed `name: ` (stderr lines on stderr), or grouped (`--group`) or as JSON (`--json`) at
-/// the end; a summary line goes to stderr. Exit status 0 only when every server ran the command and it exited 0,
-/// 130 when interrupted (what finished is still printed), 1 otherwise.
+/// `essh exec --all | --tag TAG | --hosts-file FILE | SELECTORS -- COMMAND`: one command on many servers at once.
+/// Output lines come as they arrive, each prefixed `name: ` (stderr lines on stderr), or grouped (`--group`) or as JSON
+/// (`--json`) at the end; a summary line goes to stderr. Exit status 0 only when every server ran the command and it
+/// exited 0, 130 when interrupted (what finished is still printed), 1 otherwise.
 struct FleetExec {
     let exec: ExecCommand
     /// `--mail`: the whole report (summary, one row per server, grouped output) is mailed at the end.
@@ -23,10 +23,10 @@ struct FleetExec {
 
     func run() throws {
         let started = Date()
-        let picked = try FleetSelection(connection: exec.connection, all: exec.fleet.all, tag: exec.fleet.tag,
-                                        dest: exec.dest).resolve()
-        let runner = try FleetSelection.runner(parallel: exec.fleet.parallel, timeout: exec.timeout,
-                                               settings: picked.settings)
+        let selection = try exec.fleet.selection.selection(exec.dest.map { [$0] } ?? [])
+        let picked = try FleetSelection(connection: exec.connection, selection: selection)
+            .resolve(parallel: exec.fleet.parallel, timeout: exec.timeout)
+        let runner = picked.runner()
         let command = exec.command.joined(separator: " ")
         let streaming = !exec.fleet.json && !exec.fleet.group
         let printer = LinePrinter(names: picked.targets.map(\.name), stream: streaming)

@@ -25,13 +25,16 @@ struct NetCommand: ParsableCommand {
             Exit status: 0 when the output was read; 1 when no command worked or its output could not be read \
             (--raw shows it); 124 when --timeout stopped it; 130 when interrupted; 255 when connecting or logging \
             in failed.
-            Many servers at once: --all, --tag TAG or NAME,NAME,... (then only KIND follows, e.g. essh net --tag web \
-            routes). They run as essh exec runs a fleet (--parallel, else the fleet.parallel setting; --timeout is \
-            each server's time, connecting included, else the fleet.timeout setting; unknown host keys are refused). \
-            One table with a SERVER column, or --json {"results":[{name, status, command, os, duration_ms, error, \
-            interfaces|routes|sockets}]}; servers that failed are named on stderr with why, and a summary follows. \
+            Many servers at once: --all, --tag TAG, -h/--hosts-file FILE (then only KIND follows, e.g. essh net \
+            --tag web routes), or DEST as NAME,NAME,..., a pattern (web[01-20], db*), tag:TAG, with !NAME or \
+            --exclude SELECTOR to leave servers out. They run as essh exec runs a fleet (--parallel, else the \
+            fleet.parallel setting; --timeout is each server's time, connecting included, else the fleet.timeout \
+            setting; unknown host keys are refused). One table with a SERVER column, or --json {"results":[{name, \
+            status, command, os, duration_ms, error, interfaces|routes|sockets}]}; servers that failed are named on \
+            stderr with why, and a summary follows. \
             Exit status: 0 when every server's output was read, 1 otherwise, 130 when interrupted.
-            """
+            """,
+        helpNames: SelectionOptions.helpNames
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -41,12 +44,7 @@ struct NetCommand: ParsableCommand {
         valueName: "seconds"))
     var timeout: Double?
 
-    @Flag(name: .long, help: "Run on every saved server.")
-    var all = false
-
-    @Option(name: .long, help: ArgumentHelp("Run on the saved servers with this tag.", valueName: "tag"),
-            completion: ServerCompletion.tags)
-    var tag: String?
+    @OptionGroup var selection: SelectionOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "With several servers: how many at once (default: the fleet.parallel setting, else 64).", valueName: "n"))
@@ -58,30 +56,32 @@ struct NetCommand: ParsableCommand {
     @Flag(help: "Print the command's output as it came, unparsed (on a terminal, with escape sequences shown as ␛…).")
     var raw = false
 
-    @Argument(help: ArgumentHelp("The server: a saved name, or [user@]host[:port]; NAME,NAME,... for several "
-                                 + "(none with --all or --tag)."),
-              completion: ServerCompletion.names)
+    @Argument(help: ArgumentHelp("The server: a saved name, or [user@]host[:port]; for several NAME,NAME,..., a "
+                                 + "pattern (web[01-20], db*), tag:TAG, !NAME (none with --all, --tag or -h).",
+                                 valueName: "dest"),
+              completion: ServerCompletion.selectors)
     var dest: String?
 
     @Argument(help: "What to show: interfaces, routes or sockets.")
     var kind: ParseCommand.Kind?
 
-    /// Several servers: --all, --tag or a comma list.
-    var isFleet: Bool { all || tag != nil || dest?.contains(",") == true }
+    /// Several servers: --all, --tag, a hosts file, or a DEST naming several (a list, a pattern, a tag).
+    var isFleet: Bool { selection.isGiven || dest.map(SelectionOptions.namesMany) == true }
 
     mutating func validate() throws {
         try connection.validateOptions()
-        // With --all or --tag the one word given is KIND, which the parser put in DEST's place.
-        if (all || tag != nil), kind == nil, let word = dest, let given = ParseCommand.Kind(rawValue: word) {
+        // With --all, --tag or a hosts file the one word given is KIND, which the parser put in DEST's place.
+        if selection.picksServers, kind == nil, let word = dest, let given = ParseCommand.Kind(rawValue: word) {
             kind = given
             dest = nil
         }
-        try FleetSelection.validate(all: all, tag: tag, parallel: parallel)
-        if (all || tag != nil) && dest != nil {
-            throw ValidationError("--all and --tag pick the servers themselves: give only what to show, e.g. "
-                                  + "essh net --tag web routes.")
+        if selection.picksServers && dest != nil {
+            throw ValidationError("--all, --tag and --hosts-file pick the servers themselves: give only what to show, "
+                                  + "e.g. essh net --tag web routes.")
         }
-        if !isFleet && dest == nil {
+        if isFleet {
+            try FleetSelection.validate(selection, words: dest.map { [$0] } ?? [], parallel: parallel)
+        } else if dest == nil {
             throw ValidationError("Say which server: DEST, NAME,NAME,..., --all or --tag TAG (e.g. essh net web1 routes).")
         }
         if kind == nil { throw ValidationError("Say what to show: interfaces, routes or sockets.") }

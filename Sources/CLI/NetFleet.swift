@@ -10,18 +10,19 @@ import SSH
 import Synchronization
 import TextWidth
 
-/// `essh net --all | --tag TAG | NAME,NAME,… KIND`: the quick command on many servers, through the fleet path
-/// (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism, deadlines and
-/// statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first) and runs its
-/// commands with their fallbacks. The tables become one, with a SERVER column.
+/// `essh net --all | --tag TAG | --hosts-file FILE | SELECTORS KIND`: the quick command on many servers, through the
+/// fleet path (`FleetSelection` picks and logs in as `essh exec` does, `FleetRunner` runs with its parallelism,
+/// deadlines and statuses); on each session `QuickCommandRunner` finds the system (a saved server's stored OS first)
+/// and runs its commands with their fallbacks. The tables become one, with a SERVER column.
 struct NetFleet {
     let net: NetCommand
     let kind: ParseCommand.Kind
 
     func run() throws {
         let started = Date()
-        let picked = try FleetSelection(connection: net.connection, all: net.all, tag: net.tag, dest: net.dest)
-            .resolve()
+        let selection = try net.selection.selection(net.dest.map { [$0] } ?? [])
+        let picked = try FleetSelection(connection: net.connection, selection: selection)
+            .resolve(parallel: net.parallel, timeout: net.timeout)
         let names = picked.targets.map(\.name)
         var stored: [String: ServerOS] = [:]
         for (name, profile) in zip(names, picked.profiles) { stored[name] = profile.os }
@@ -31,8 +32,7 @@ struct NetFleet {
             try Self.quickCommand(dataKind, os: stored[target.name], session: session, timeout: timeout,
                                   cancel: cancel, output: output) { outputs.set(target.name, $0) }
         }
-        let runner = try FleetSelection.runner(parallel: net.parallel, timeout: net.timeout,
-                                               settings: picked.settings, executor: executor)
+        let runner = picked.runner(executor: executor)
         let progress = CountProgress(total: names.count, enabled: TerminalOutput.stderrIsTerminal) {
             "\($0)/\($1) done · \($2) ok"
         }

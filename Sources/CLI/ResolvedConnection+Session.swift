@@ -24,9 +24,11 @@ extension ResolvedConnection {
             }
         } catch {
             log.debug("libssh2: \(error.detail)")
-            if error.kind == .nameNotFound && server == nil && !dest.contains(".") && !dest.contains("@") {
-                throw CommandFailure(.connection, error.message
-                                     + " No saved server is named “\(dest)” either (see essh servers list)." + hint)
+            if error.kind == .nameNotFound && server == nil && !fromSSHConfig && !dest.contains(".")
+                && !dest.contains("@") {
+                throw CommandFailure(.connection, error.message + " No saved server is named “\(dest)” either (see "
+                                     + "essh servers list), nor a Host in ~/.ssh/config." + hint
+                                     + (missingDatabase.map { " " + $0 } ?? ""))
             }
             throw Self.ending(error)
         }
@@ -60,6 +62,8 @@ extension ConnectionOptions {
         var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
         log.logLevel = verbose ? .debug : .critical
         var target = try resolve(dest)
+        log.debug("\(dest): \(target.origin)")
+        for note in target.notes { log.debug("\(note)") }
         adjust(&target.options)
         let cancel = try Cancellation()
         let signals = SignalCancellation(cancel)

@@ -18,7 +18,7 @@ enum ServerFormatting {
             table.add([
                 .init(text: server.name), .init(text: address(server)), .init(text: auth),
                 .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
-                .init(text: check.map { "\($0.status.rawValue) \(relative($0.checkedAt))" } ?? "never",
+                .init(text: check.map { "\($0.status.word) \(relative($0.checkedAt))" } ?? "never",
                       colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
             ])
         }
@@ -86,7 +86,7 @@ enum ServerFormatting {
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(status, forKey: .status)
+            try c.encode(status.word, forKey: .status)
             try c.encode(latencyMs, forKey: .latencyMs)
             try c.encode(banner, forKey: .banner)
             try c.encode(error, forKey: .error)

@@ -57,7 +57,7 @@ enum ServerDetails {
         add("last connected", server.lastConnectedAt.map { date($0, now: now) } ?? "never")
         if let check = lastCheck {
             let latency = check.latencyMs.map { String(format: ", %.1f ms", $0) } ?? ""
-            add("last check", "\(check.status)\(latency), \(date(check.checkedAt, now: now))",
+            add("last check", "\(check.status.word)\(latency), \(date(check.checkedAt, now: now))",
                 colour: StatusColour.code(for: check.status))
             if let detail = check.status == .online ? check.banner : check.error, !detail.isEmpty {
                 add("", detail)

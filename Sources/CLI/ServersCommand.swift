@@ -9,11 +9,13 @@ struct ServersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "servers",
         abstract: "Save, change, list, import and export your servers.",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self])
+        subcommands: [Add.self, Edit.self, Remove.self, List.self, Show.self, ImportSSHConfig.self, Export.self,
+                      Import.self])
 
     /// The fields of a server, shared by `add` and `edit`.
     struct Fields: ParsableArguments {
-        @Option(help: "Host name or IP address to connect to.")
+        @Option(help: ArgumentHelp("Host name or IP address to connect to; user@host:port and ssh://user@host:port "
+                                   + "are split into the three (IPv6: [2001:db8::1]:2222)."))
         var host: String?
         @Option(help: "SSH port, 1-65535 (default 22).")
         var port: Int?
@@ -53,9 +55,11 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             try fields.checkAlgorithms(serverName: name)
+            // `--host admin@web1:2222` and `ssh://admin@web1:2222` are split, as the form splits them.
+            let address = try ServerAddress.parts(fields.host ?? "", user: fields.user, port: fields.port)
             let inventory = try database.open()
             let draft = ServerDraft(
-                name: name, host: fields.host ?? "", port: fields.port ?? 22, user: fields.user, auth: fields.auth,
+                name: name, host: address.host, port: address.port ?? 22, user: address.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
                 algorithms: fields.algorithms.choices)
             let server = try inventory.addServer(draft)
@@ -76,9 +80,14 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             try fields.checkAlgorithms(serverName: name)
-            let inventory = try database.open()
+            // Nothing to change without a database: a mistyped --db creates none.
+            guard let inventory = try database.openExisting() else {
+                throw InventoryError(.unknownServer, "", "No saved server is named '\(name)'. \(database.missingNote)")
+            }
+            let address = try fields.host.map { try ServerAddress.parts($0, user: fields.user, port: fields.port) }
             let changes = ServerChanges(
-                name: rename, host: fields.host, port: fields.port, user: fields.user, auth: fields.auth,
+                name: rename, host: address?.host, port: address?.port ?? fields.port,
+                user: address?.user ?? fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
                 algorithms: fields.algorithms.changes)
             let server = try inventory.updateServer(named: name, changes)
@@ -100,34 +109,60 @@ struct ServersCommand: ParsableCommand {
         }
 
         func run() throws {
-            let inventory = try database.open()
+            // Nothing to remove without a database: a mistyped --db creates none.
+            guard let inventory = try database.openExisting() else {
+                throw InventoryError(.unknownServer, "", """
+                    No saved servers are named \(names.joined(separator: ", ")); nothing was removed. \
+                    \(database.missingNote)
+                    """)
+            }
             let removed = try inventory.removeServers(named: names)
             TerminalOutput.write(removed.map { "Removed \($0).\n" }.joined())
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the saved servers with their last check.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the saved servers with their last check (all, or those the selectors pick).",
+            discussion: """
+                Servers are picked as by every command (see README's selectors): names, patterns (web[01-20], db*), \
+                tag:TAG, !NAME or --exclude to leave some out, --tag (repeatable), a hosts file (-h FILE); a \
+                selector that names no saved server is an error. A missing database is named; none is created.
+                """,
+            helpNames: SelectionOptions.helpNames)
         @OptionGroup var database: DatabaseOptions
         @Flag(help: "Print JSON instead of a table.")
         var json = false
-        @Option(help: "Only servers with this tag.", completion: ServerCompletion.tags)
-        var tag: String?
+        @OptionGroup var selection: SelectionOptions
+        @Argument(help: ArgumentHelp("Names, patterns (web[01-20], db*), tag:TAG or !SELECTOR (default: every saved "
+                                     + "server).", valueName: "selector"),
+                  completion: ServerCompletion.selectors)
+        var selectors: [String] = []
+
+        func validate() throws {
+            _ = try selection.selectors(selectors)
+        }
 
         func run() throws {
-            let inventory = try database.open()
-            let (servers, checks) = (try inventory.servers(taggedWith: tag), try inventory.lastCheckResults())
+            // Only read: a mistyped --db creates nothing, and says where it looked.
+            let inventory = try database.openExisting()
+            let picks = try SelectionOptions.resolve(try selection.selection(selectors), store: inventory,
+                                                     database: database, hosts: false, defaultAll: true)
+            let picked = Set(picks.map(\.name))
+            // In the saved order (by name), whatever order the selectors named them in.
+            let servers = try inventory?.servers().filter { picked.contains($0.name) } ?? []
+            let checks = try inventory?.lastCheckResults() ?? [:]
             if json {
                 TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: checks) + "\n")
             } else if servers.isEmpty {
-                TerminalOutput.writeError(tag == nil
-                    ? "No saved servers. Add one with `essh servers add NAME --host HOST` "
-                        + "or `essh servers import-ssh-config`.\n"
-                    : "No saved server has the tag '\(tag!)'.\n")
+                TerminalOutput.writeError("No saved servers. Add one with `essh servers add NAME --host HOST` "
+                                          + "or `essh servers import-ssh-config`."
+                                          + (inventory == nil ? " " + database.missingNote : "") + "\n")
             } else {
                 TerminalOutput.write(ServerFormatting.table(servers, lastChecks: checks,
                                                             colour: TerminalOutput.colourOnStdout))
             }
+            if json && inventory == nil { TerminalOutput.writeError(database.missingNote + "\n") }
         }
     }
 
@@ -143,16 +178,28 @@ struct ServersCommand: ParsableCommand {
             let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             let path = file.map { $0.hasPrefix("~/") ? home + $0.dropFirst(1) : $0 } ?? home + "/.ssh/config"
             let reader = SSHConfigReader(home: home, localUser: ProcessInfo.processInfo.userName)
-            let result = try reader.read(path: path)
-            for warning in result.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
-            let inventory = try database.open()
-            let summary = try inventory.importServers(result.hosts.map(\.draft))
-            for skipped in summary.skipped { TerminalOutput.writeError("essh: skipped \(skipped)\n") }
-            TerminalOutput.write("""
-                Imported \(path): \(summary.added.count) added, \(summary.updated.count) updated, \
-                \(summary.unchanged.count) unchanged, \(summary.skipped.count) skipped.
+            // The interface's first-start import goes through the same plan and save.
+            let plan = try SSHConfigImport.plan(path: path, reader: reader)
+            for warning in plan.warnings { TerminalOutput.writeError("essh: warning: \(warning)\n") }
+            let outcome = try SSHConfigImport.save(plan, into: try database.open())
+            for line in outcome.skipped { TerminalOutput.writeError("essh: skipped \(line)\n") }
+            for line in Self.unusedLines(outcome.partly) { TerminalOutput.writeError("essh: \(line)\n") }
+            TerminalOutput.write("Imported \(path): \(outcome.counts).\n")
+        }
 
-                """)
+        /// The options eSSH does not use, one line per list, naming the hosts it applies to (folded, as
+        /// `web[01-20]`): each host and each of its options said once.
+        static func unusedLines(_ hosts: [SSHConfigHost]) -> [String] {
+            var order: [[String]] = []
+            var aliases: [[String]: [String]] = [:]
+            for host in hosts {
+                if aliases[host.unusedOptions] == nil { order.append(host.unusedOptions) }
+                aliases[host.unusedOptions, default: []].append(host.alias)
+            }
+            return order.map { options in
+                let names = NameFolding.fold(aliases[options]!).joined(separator: ", ")
+                return "\(names): not used by eSSH (imported without): \(options.joined(separator: ", "))"
+            }
         }
     }
 
@@ -162,15 +209,28 @@ struct ServersCommand: ParsableCommand {
             case json
         }
 
-        static let configuration = CommandConfiguration(abstract: "Print the saved servers as ssh_config or JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the saved servers as ssh_config or JSON (JSON keeps every field: essh servers import "
+                + "reads it back).")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "ssh-config (Host blocks for ~/.ssh/config) or json.")
-        var format: Format = .sshConfig
+        var format: Format?
+        @Flag(help: "JSON, the same as --format json.")
+        var json = false
+
+        func validate() throws {
+            if json, let format, format != .json {
+                throw ValidationError("--json and --format \(format.rawValue) ask for two formats: give one.")
+            }
+        }
 
         func run() throws {
-            let inventory = try database.open()
+            // Only read: a mistyped --db creates nothing; with no database there is nothing to export, said so.
+            guard let inventory = try database.openExisting() else {
+                throw CommandFailure(.badInput, "Nothing to export: no servers are saved. " + database.missingNote)
+            }
             let servers = try inventory.servers()
-            switch format {
+            switch json ? .json : format ?? .sshConfig {
             case .sshConfig: TerminalOutput.write(try ServerFormatting.sshConfig(servers))
             case .json: TerminalOutput.write(try ServerFormatting.json(servers, lastChecks: [:]) + "\n")
             }

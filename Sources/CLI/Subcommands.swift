@@ -32,6 +32,15 @@ package enum Subcommands {
 package enum CommandEnding {
     package static func exit(_ command: ParsableCommand.Type, error: Error) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+        if let refusal = error as? OpenSSHOptions.Refusal {
+            // As ArgumentParser ends a usage error, with eSSH's sentence in place of "Unknown option".
+            let sub = Subcommands.all.first { $0.configuration.commandName == refusal.command }
+            let usage = sub.map { command.usageString(for: $0) } ?? command.usageString()
+            let text = "Error: \(refusal.sentence)\nUsage: \(usage)\n"
+                + "  See 'essh \(refusal.command) --help' for more information.\n"
+            TerminalOutput.writeError(TextSanitizer.sanitize(text, policy: .visible))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         let parsing = command.exitCode(for: error)
         if parsing == .success || parsing == .validationFailure {
             let message = command.fullMessage(for: error)

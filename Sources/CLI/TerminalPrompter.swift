@@ -26,6 +26,11 @@ struct TerminalPrompter: Prompter {
             text += "This host already has keys of other types in known_hosts: "
                 + q.otherKnownTypes.map { "\($0.key.type) (\($0.file) line \($0.line))" }.joined(separator: ", ") + ".\n"
         }
+        if !q.sameKeyElsewhere.isEmpty {
+            // As OpenSSH: the same key under another name is most likely the same server.
+            text += "This host key is known by the following other names/addresses:\n"
+                + q.sameKeyLines.map { "    " + $0 + "\n" }.joined()
+        }
         text += "Are you sure you want to continue connecting (yes/no/once/[fingerprint])? "
         while true {
             guard let answer = Self.ask(text, echo: true)?.trimmingCharacters(in: .whitespaces) else { return .reject }

@@ -1,3 +1,5 @@
+import Basics
+
 /// The plain-text report of a run: a summary, one line per server, then the output grouped (identical outputs once,
 /// with the servers that produced them). `essh exec --group` prints the grouped part; the TUI mails the whole.
 /// Text only: the caller sanitises it for a screen (remote output is never obeyed).
@@ -7,11 +9,13 @@ public enum FleetReport {
         var out = "Command: \(command)\n"
         out += FleetSummary(results).line(elapsed: elapsed) + "\n\n"
         let nameWidth = min(40, max(6, results.map { $0.name.count }.max() ?? 6))
-        out += pad("SERVER", nameWidth) + "  " + pad("STATUS", 11) + "  " + pad("EXIT", 4) + "  TIME\n"
+        let statusWidth = max(11, results.map { $0.status.label.count }.max() ?? 11)
+        out += pad("SERVER", nameWidth) + "  " + pad("STATUS", statusWidth) + "  " + pad("EXIT", 4) + "  TIME\n"
         for r in results {
             let exit = r.exitStatus.map(String.init) ?? "-"
             let time = r.status.isFinal ? FleetSummary.seconds(r.duration) : "-"
-            out += pad(r.name, nameWidth) + "  " + pad(r.status.label, 11) + "  " + pad(exit, 4) + "  " + time + "\n"
+            out += pad(r.name, nameWidth) + "  " + pad(r.status.label, statusWidth) + "  " + pad(exit, 4) + "  "
+                + time + "\n"
         }
         out += "\n" + grouped(results)
         return out
@@ -28,10 +32,11 @@ public enum FleetReport {
         return out
     }
 
-    /// `== web1, web2 (2 servers) · ok (exit 0)`.
+    /// `== web[01-20], db1 (21 servers) · ok (exit 0)`: the servers' names folded as dshbak -c folds them
+    /// (`NameFolding`), so a group of many numbered servers takes one line.
     public static func heading(_ group: FleetGroup) -> String {
         let count = group.names.count == 1 ? "" : " (\(group.names.count) servers)"
-        return "== " + group.names.joined(separator: ", ") + count + " · " + group.sample.statusText
+        return "== " + NameFolding.fold(group.names).joined(separator: ", ") + count + " · " + group.sample.statusText
     }
 
     /// One result's output as lines: stdout, stderr lines marked, the error sentence, a truncation note.

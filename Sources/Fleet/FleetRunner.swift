@@ -21,13 +21,18 @@ public final class FleetRunner: Sendable {
         /// Seconds a target may go on after its deadline (or a cancel) before it is given up: reported, replaced by a
         /// fresh worker and no longer waited for (a thread stuck where cancelling cannot reach, such as a DNS lookup).
         public var grace: Double
+        /// A session's error as the front end says it: the command line's `message` (naming its options) by
+        /// default; the interface gives its own words (its keys and screens).
+        public var describe: @Sendable (SSHError) -> String
 
         public init(parallel: Int = FleetRunner.defaultParallel, timeout: Double = FleetRunner.defaultTimeout,
-                    outputLimit: Int = 1 << 20, grace: Double = 2) {
+                    outputLimit: Int = 1 << 20, grace: Double = 2,
+                    describe: @escaping @Sendable (SSHError) -> String = { $0.message }) {
             self.parallel = parallel
             self.timeout = timeout
             self.outputLimit = outputLimit
             self.grace = grace
+            self.describe = describe
         }
     }
 

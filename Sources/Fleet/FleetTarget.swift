@@ -8,14 +8,26 @@ public struct FleetTarget: Sendable {
     public var options: ConnectOptions
     /// Who answers questions while logging in; a fleet never asks a person (see `init`).
     public var prompter: any Prompter
-    /// Why this server cannot be tried at all (an unreadable key file); it is reported as unreachable at once.
-    public var problem: String?
+    /// Why this server is not tried (an unreadable key file, no password, a host key found unknown before the run
+    /// asked for the password): it is reported at once with this status and sentence.
+    public var problem: Problem?
+
+    /// A status and its sentence, decided before the run.
+    public struct Problem: Sendable, Equatable {
+        public var status: FleetStatus
+        public var message: String
+
+        public init(_ status: FleetStatus, _ message: String) {
+            self.status = status
+            self.message = message
+        }
+    }
 
     /// A fleet never stops to ask: an unknown host key under `ask` is refused as under `strict` (the error says how
-    /// to confirm it once with `essh exec NAME`), and questions go to `prompter`, which should answer from what it
-    /// was given (a password file) or not at all.
+    /// to confirm it once), and questions go to `prompter`, which should answer from what it was given (a password
+    /// file, the password asked before the run) or not at all.
     public init(name: String, options: ConnectOptions, prompter: any Prompter = NonInteractivePrompter(),
-                problem: String? = nil) {
+                problem: Problem? = nil) {
         self.name = name
         var options = options
         if options.hostKeyPolicy == .ask { options.hostKeyPolicy = .strict }

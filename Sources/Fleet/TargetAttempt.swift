@@ -75,15 +75,15 @@ extension FleetRunner {
         var result = FleetResult(name: target.name, status: .running)
         if let problem = target.problem {
             onStart(index)
-            result.status = .unreachable
-            result.error = problem
+            result.status = problem.status
+            result.error = problem.message
             return result
         }
         let cancellation: Cancellation
         do throws(SSHError) { cancellation = try Cancellation() } catch {
             onStart(index)
-            result.status = .unreachable
-            result.error = error.message
+            result.status = .connectFailed
+            result.error = options.describe(error)
             result.duration = clock.now() - started
             return result
         }
@@ -123,7 +123,7 @@ extension FleetRunner {
         } catch {
             (result.status, result.error) = TargetLifecycle.classify(
                 error, deadlinePassed: running.deadlinePassed, connectLimitedByDeadline: connect.limitedByDeadline,
-                timeout: options.timeout)
+                timeout: options.timeout, describe: options.describe)
         }
         guard running.finish(result.status) else { return nil }
         result.stdout = out.bytes

@@ -14,7 +14,7 @@ struct TargetLifecycle: Sendable, Equatable {
         case waiting
         /// Connecting or running the command.
         case running
-        /// Ended on its own account: ok, failed or unreachable.
+        /// Ended on its own account: ok, failed, or a connect or login failure.
         case done
         /// Its time ran out.
         case timedOut
@@ -95,29 +95,34 @@ struct TargetLifecycle: Sendable, Equatable {
         (max(0.001, min(configured, left)), left <= configured)
     }
 
-    /// The status and sentence of a failed attempt.
+    /// The status and sentence of a failed attempt; `describe` turns the session's error into the front end's
+    /// sentence (the command line's `message`, the interface's own words).
     ///
-    /// - A connect step that timed out is `timedOut` when its timeout was the deadline's (the clamp limited it, see
-    ///   `connectTimeout`), `unreachable` with its own sentence when it was the configured connect timeout.
+    /// - A connect step that timed out is `timedOut` either way: with "No result within …" when its timeout was the
+    ///   deadline's (the clamp limited it, see `connectTimeout`), with its own sentence when it was the configured
+    ///   connect timeout.
     /// - Otherwise the target's own deadline (it stopped the target) or the command's time limit (which is that
     ///   deadline) make it `timedOut`.
     /// - A cancel that was not the deadline's is `cancelled`.
-    /// - Any other connect or login error is `unreachable`; a command error is `failed` (`timedOut` when the server
-    ///   stopped answering).
+    /// - Any other connect or login error has the status of its kind (`FleetStatus(connectFailure:)`: refused,
+    ///   host-key-unknown, auth-failed, …); a command error is `failed` (`timedOut` when the server stopped
+    ///   answering).
     static func classify(_ failure: FleetFailure, deadlinePassed: Bool, connectLimitedByDeadline: Bool,
-                         timeout: Double) -> (status: FleetStatus, message: String) {
+                         timeout: Double, describe: (SSHError) -> String = { $0.message })
+        -> (status: FleetStatus, message: String)
+    {
         let kind = failure.error.kind
         let outOfTime = "No result within \(DurationText.text(timeout, .oneDecimal)) s"
             + (failure.phase == .connect ? " (still connecting)." : " (the command was still running).")
         if failure.phase == .connect && kind == .timedOut {
-            return connectLimitedByDeadline ? (.timedOut, outOfTime) : (.unreachable, failure.error.message)
+            return (.timedOut, connectLimitedByDeadline ? outOfTime : describe(failure.error))
         }
         if deadlinePassed || (failure.phase == .command && kind == .commandTimedOut) {
             return (.timedOut, outOfTime)
         }
         if kind == .cancelled { return (.cancelled, "Cancelled.") }
-        if failure.phase == .connect { return (.unreachable, failure.error.message) }
-        return (kind == .timedOut ? .timedOut : .failed, failure.error.message)
+        if failure.phase == .connect { return (FleetStatus(connectFailure: kind), describe(failure.error)) }
+        return (kind == .timedOut ? .timedOut : .failed, describe(failure.error))
     }
 
     /// The sentence of a target given up on (`status` is `timedOut` or `cancelled`).

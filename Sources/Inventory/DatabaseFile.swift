@@ -88,6 +88,28 @@ enum DatabaseFile {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw ioError(directory, errno) }
     }
 
+    /// Whether a file is at `path`, touching nothing (commands that only read never create the database or its
+    /// folder). Throws what opening would say when a folder on the way is a file, or the path cannot be looked at.
+    static func exists(path: String) throws(InventoryError) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 { return true }
+        switch errno {
+        case ENOENT:
+            return false
+        case ENOTDIR:
+            var directory = (path as NSString).deletingLastPathComponent
+            // The nearest folder on the way that is a file.
+            while !directory.isEmpty && directory != "/" {
+                var up = stat()
+                if stat(directory, &up) == 0 && (up.st_mode & S_IFMT) != S_IFDIR { break }
+                directory = (directory as NSString).deletingLastPathComponent
+            }
+            throw InventoryError(.io, "not a directory", "\(directory) is not a folder; the database cannot go there.")
+        default:
+            throw ioError(path, errno)
+        }
+    }
+
     /// SQLite gives -wal and -shm the main file's mode; this makes sure of 0600 whatever the umask did.
     static func tightenCompanions(path: String) {
         for suffix in ["-wal", "-shm"] {

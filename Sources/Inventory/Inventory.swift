@@ -48,6 +48,12 @@ public final class Inventory: Sendable {
         DatabaseFile.tightenCompanions(path: path)
     }
 
+    /// Whether a database file is at `path`, creating nothing: commands that only read open one only if it exists.
+    /// Throws (as opening would) when a folder on the way is a file, or the path cannot be looked at.
+    public static func fileExists(at path: String) throws(InventoryError) -> Bool {
+        try DatabaseFile.exists(path: path)
+    }
+
     /// A fresh in-memory database, for tests and previews.
     public init(inMemory: Void = ()) throws(InventoryError) {
         path = ":memory:"
@@ -136,6 +142,17 @@ public final class Inventory: Sendable {
             try migrator.migrate(pool)
         } catch {
             if try pending() { throw error }
+        }
+    }
+
+    /// SQLite's `PRAGMA data_version` on the one writing connection: it changes when another connection — another
+    /// eSSH process, `essh servers add` while the interface runs — commits, and not for this instance's own writes.
+    /// Cheap (no table is read), so a front end can poll it to notice changes made elsewhere.
+    public func dataVersion() throws(InventoryError) -> Int {
+        do {
+            return try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw InventoryError.wrap(error, path: path)
         }
     }
 

@@ -13,15 +13,20 @@ public struct SSHConfigHost: Sendable, Equatable {
     public var identityFile: String?
     /// `KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`, `MACs`, as written (eSSH reads OpenSSH's syntax).
     public var algorithms: AlgorithmChoices
+    /// The keywords that apply to this host and eSSH does not use (`LocalForward`, `ForwardAgent`, …), each once,
+    /// as first written: the host is imported, but these do nothing in eSSH.
+    public var unusedOptions: [String]
 
     /// A host.
     public init(alias: String, hostName: String? = nil, user: String? = nil, port: Int? = nil,
-                identityFile: String? = nil, algorithms: AlgorithmChoices = AlgorithmChoices()) {
+                identityFile: String? = nil, algorithms: AlgorithmChoices = AlgorithmChoices(),
+                unusedOptions: [String] = []) {
         self.alias = alias
         self.hostName = hostName
         self.user = user
         self.port = port
         self.identityFile = identityFile
         self.algorithms = algorithms
+        self.unusedOptions = unusedOptions
     }
 }

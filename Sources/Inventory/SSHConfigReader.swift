@@ -4,25 +4,58 @@ import Foundation
 /// Reads OpenSSH client configuration (ssh_config(5)) into the concrete hosts it names. Pure: files come from an
 /// `SSHConfigSource`. Handles `Host` with several patterns and negation, `Include` (globs, `~`, paths relative to
 /// ~/.ssh, conditional inside a Host block), comments, `keyword=value`, quotes; skips `Match` blocks and
-/// wildcard-only patterns.
+/// wildcard-only patterns. Nothing is dropped unsaid: a host eSSH cannot connect to as written (a `ProxyJump` or
+/// `ProxyCommand`, a bad `Port`) is skipped with the reason, and the options eSSH does not use are listed per host.
 public struct SSHConfigReader: Sendable {
-    /// The result: hosts in the order their aliases first appear, and warnings about lines that were skipped.
+    /// The result: hosts in the order their aliases first appear, the hosts skipped, and warnings about lines that
+    /// were skipped.
     public struct Result: Sendable, Equatable {
         /// Concrete hosts.
         public var hosts: [SSHConfigHost]
         /// Lines skipped, as "file:line: why".
         public var warnings: [String]
+        /// Hosts not imported, with why, in the order their aliases first appear.
+        public var skipped: [Skipped] = []
     }
+
+    /// A host not imported.
+    public struct Skipped: Error, Sendable, Equatable {
+        /// The alias from its `Host` line.
+        public var alias: String
+        /// Why, a sentence naming the line.
+        public var reason: String
+
+        public init(alias: String, reason: String) {
+            self.alias = alias
+            self.reason = reason
+        }
+    }
+
+    /// The keywords eSSH reads (the first four apply, the last four are the algorithm lists); every other keyword
+    /// that applies to a host is one eSSH does not use, and is listed with the host.
+    static let usedKeywords: Set<String> = [
+        "hostname", "user", "port", "identityfile", "kexalgorithms", "hostkeyalgorithms", "ciphers", "macs",
+    ]
 
     /// A line applies when every pattern list in `patternSets` matches the alias; never inside a Match block.
     struct Condition: Equatable {
         var patternSets: [[String]] = []
         var never = false
+        /// The Match lines the line sits under (outermost first), as indices of their directives: `lookup`
+        /// evaluates the simple ones; the import never does (`never` is set with them).
+        var matchLines: [Int] = []
+        /// Set for a block refused outright (a control character, an empty Host name): nothing evaluates it.
+        var refused = false
+        /// Where the Host or Match line governing the line is ("file:line"); "" before the first one.
+        var block = ""
     }
 
     struct Directive {
         var condition: Condition
+        /// Lowercased.
         var keyword: String
+        /// As written, for messages.
+        var spelling = ""
         var arguments: [String]
         var location: String
     }
@@ -71,18 +104,9 @@ public struct SSHConfigReader: Sendable {
     /// Reads `text` as the contents of `file`. Throws when an Include nests deeper than OpenSSH allows or includes
     /// too many files (OpenSSH stops there too): nothing of such a configuration is imported.
     public func evaluate(text: String, file: String) throws(InventoryError) -> Result {
-        var directives: [Directive] = []
-        var warnings: [String] = []
-        var progress = Progress()
-        do {
-            try collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings,
-                        progress: &progress)
-        } catch let stop as Stop {
-            throw InventoryError(.sshConfig, "\(stop.location): \(stop.message)",
-                                 "\(stop.location): \(stop.message). Nothing was imported; fix the Include lines.")
-        } catch {
-            throw InventoryError(.sshConfig, "\(error)", "Cannot read the ssh config \(file): \(error).")
-        }
+        let read = try directives(text: text, file: file, outcome: "Nothing was imported")
+        let directives = read.directives
+        let warnings = read.warnings
         var aliases: [String] = []
         var seen = Set<String>()
         for directive in directives where directive.keyword == "host" {
@@ -91,24 +115,61 @@ public struct SSHConfigReader: Sendable {
                 if seen.insert(pattern).inserted { aliases.append(pattern) }
             }
         }
-        // Lines under a Host line of literal names can only apply to those names: indexing them by name keeps a
-        // config of 10,000 hosts from costing 10,000 times every line.
-        var byName: [String: [Int]] = [:]
-        var general: [Int] = []
-        for (i, directive) in directives.enumerated() where !directive.condition.never {
-            let sets = directive.condition.patternSets
-            if sets.count == 1, sets[0].allSatisfy({ !$0.contains(where: { "*?!".contains($0) }) }) {
-                for name in Set(sets[0].map { $0.lowercased() }) { byName[name, default: []].append(i) }
-            } else {
-                general.append(i)
+        let index = DirectiveIndex(directives) { !$0.condition.never }
+        var hosts: [SSHConfigHost] = []
+        var skipped: [Skipped] = []
+        for alias in aliases {
+            let candidates = index.candidates(for: alias).map { directives[$0] }
+            switch host(alias, directives: candidates) {
+            case .success(let host): hosts.append(host)
+            case .failure(let why): skipped.append(why)
             }
         }
-        var hosts: [SSHConfigHost] = []
-        for alias in aliases {
-            let candidates = Self.merged(byName[alias.lowercased()] ?? [], general).map { directives[$0] }
-            if let host = host(alias, directives: candidates, warnings: &warnings) { hosts.append(host) }
+        return Result(hosts: hosts, warnings: warnings, skipped: skipped)
+    }
+
+    /// Lines under a Host line of literal names can only apply to those names: indexing them by name keeps a
+    /// config of 10,000 hosts from costing 10,000 times every line.
+    struct DirectiveIndex {
+        var byName: [String: [Int]] = [:]
+        var general: [Int] = []
+
+        /// The directives `including` keeps, by the literal names they are limited to.
+        init(_ directives: [Directive], including: (Directive) -> Bool) {
+            for (i, directive) in directives.enumerated() where including(directive) {
+                let sets = directive.condition.patternSets
+                if sets.count == 1, sets[0].allSatisfy({ !$0.contains(where: { "*?!".contains($0) }) }) {
+                    for name in Set(sets[0].map { $0.lowercased() }) { byName[name, default: []].append(i) }
+                } else {
+                    general.append(i)
+                }
+            }
         }
-        return Result(hosts: hosts, warnings: warnings)
+
+        /// The indices of the directives that may apply to `name`, in order.
+        func candidates(for name: String) -> [Int] {
+            SSHConfigReader.merged(byName[name.lowercased()] ?? [], general)
+        }
+    }
+
+    /// Every line of `text` and the files it includes, in the order OpenSSH reads them, and the lines refused.
+    /// `outcome` says in the error what did not happen ("Nothing was imported").
+    func directives(text: String, file: String, outcome: String) throws(InventoryError)
+        -> (directives: [Directive], warnings: [String])
+    {
+        var directives: [Directive] = []
+        var warnings: [String] = []
+        var progress = Progress()
+        do {
+            try collect(text: text, file: file, outer: Condition(), depth: 0, into: &directives, warnings: &warnings,
+                        progress: &progress)
+        } catch let stop as Stop {
+            throw InventoryError(.sshConfig, "\(stop.location): \(stop.message)",
+                                 "\(stop.location): \(stop.message). \(outcome); fix the Include lines.")
+        } catch {
+            throw InventoryError(.sshConfig, "\(error)", "Cannot read the ssh config \(file): \(error).")
+        }
+        return (directives, warnings)
     }
 
     private func collect(text: String, file: String, outer: Condition, depth: Int, into directives: inout [Directive],
@@ -118,7 +179,8 @@ public struct SSHConfigReader: Sendable {
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let location = "\(file):\(lineNumber)"
-            guard let (keyword, arguments) = Self.split(line: String(rawLine)) else { continue }
+            guard let (spelling, arguments) = Self.split(line: String(rawLine)) else { continue }
+            let keyword = spelling.lowercased()
             // A control character (NUL, ESC, …) has no place in ssh_config and would reach a terminal or the
             // database: the line is refused, and a Host line's whole block with it.
             if rawLine.unicodeScalars.contains(where: Self.isControl) {
@@ -127,6 +189,8 @@ public struct SSHConfigReader: Sendable {
                 if keyword == "host" || keyword == "match" {
                     condition = outer
                     condition.never = true
+                    condition.refused = true
+                    condition.block = location
                 }
                 continue
             }
@@ -135,17 +199,24 @@ public struct SSHConfigReader: Sendable {
                 warnings.append("\(location): Host has an empty name; this Host block was skipped")
                 condition = outer
                 condition.never = true
+                condition.refused = true
+                condition.block = location
                 continue
             }
             switch keyword {
             case "host":
                 condition = outer
                 condition.patternSets.append(arguments)
+                condition.block = location
                 directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
                                             location: location))
             case "match":
                 condition = outer
                 condition.never = true
+                condition.block = location
+                directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
+                                            location: location))
+                condition.matchLines.append(directives.count - 1)
             case "include":
                 if depth >= Self.maxDepth {
                     throw Stop(location: location, message: "Too many recursive configuration includes "
@@ -172,16 +243,21 @@ public struct SSHConfigReader: Sendable {
                     }
                 }
             default:
-                directives.append(Directive(condition: condition, keyword: keyword, arguments: arguments,
-                                            location: location))
+                directives.append(Directive(condition: condition, keyword: keyword, spelling: spelling,
+                                            arguments: arguments, location: location))
             }
         }
     }
 
-    private func host(_ alias: String, directives: [Directive], warnings: inout [String]) -> SSHConfigHost? {
+    private func host(_ alias: String, directives: [Directive]) -> Swift.Result<SSHConfigHost, Skipped> {
         var hostName: String?, user: String?, portText: String?, identity: String?
         var algorithms = AlgorithmChoices()
         var portLocation = ""
+        // ProxyJump and ProxyCommand: the first obtained of either wins, as in OpenSSH; "none" is no proxy.
+        var proxy: Directive?
+        var unused: [String] = []
+        var seenUnused = Set<String>()
+        var identities = 0
         for directive in directives where Self.matches(alias, directive.condition) {
             guard let value = directive.arguments.first else { continue }
             switch directive.keyword {
@@ -190,30 +266,47 @@ public struct SSHConfigReader: Sendable {
             case "port" where portText == nil:
                 portText = value
                 portLocation = directive.location
-            case "identityfile" where identity == nil && value.lowercased() != "none": identity = value
+            case "identityfile" where value.lowercased() != "none":
+                identities += 1
+                if identity == nil { identity = value }
             case "kexalgorithms" where algorithms.kex == nil: algorithms.kex = value
             case "hostkeyalgorithms" where algorithms.hostKeys == nil: algorithms.hostKeys = value
             case "ciphers" where algorithms.ciphers == nil: algorithms.ciphers = value
             case "macs" where algorithms.macs == nil: algorithms.macs = value
+            case "proxyjump", "proxycommand":
+                if proxy == nil { proxy = directive }
+            case "host":
+                break
+            case let keyword where !Self.usedKeywords.contains(keyword):
+                if seenUnused.insert(keyword).inserted { unused.append(directive.spelling) }
             default: break
             }
+        }
+        if let proxy, proxy.arguments.first?.lowercased() != "none" {
+            let reason = proxy.keyword == "proxyjump"
+                ? "it is reached through the jump host \(proxy.arguments.joined(separator: " ")) (ProxyJump, "
+                    + "\(proxy.location)); eSSH cannot connect through a jump host yet"
+                : "it is reached through a ProxyCommand (\(proxy.location)); eSSH cannot connect through a proxy "
+                    + "command yet"
+            return .failure(Skipped(alias: alias, reason: reason))
         }
         var port: Int?
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
-                warnings.append("\(portLocation): Port '\(portText)' of host \(alias) is not 1-65535; host skipped")
-                return nil
+                return .failure(Skipped(alias: alias,
+                                        reason: "its Port '\(portText)' (\(portLocation)) is not 1-65535"))
             }
             port = number
         }
+        if identities > 1 { unused.append("IdentityFile (all but the first)") }
         let expandedHost = hostName.map { expand($0, tokens: ["h" as Character: alias]) }
         let tokens: [Character: String] = [
             "d": home, "u": localUser, "h": expandedHost ?? alias, "n": alias, "r": user ?? localUser,
             "p": String(port ?? 22),
         ]
         let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
-        return SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port, identityFile: identityFile,
-                             algorithms: algorithms)
+        return .success(SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port,
+                                      identityFile: identityFile, algorithms: algorithms, unusedOptions: unused))
     }
 
     /// C0 controls but tab, DEL and C1 controls.
@@ -269,7 +362,7 @@ public struct SSHConfigReader: Sendable {
         return accepted
     }
 
-    /// A line as (lowercased keyword, arguments), or nil for blanks and comments. Accepts `Key value`,
+    /// A line as (keyword as written, arguments), or nil for blanks and comments. Accepts `Key value`,
     /// `Key=value`, `Key = value`; arguments split as OpenSSH's argv_split does: `"…"` and `'…'` quote, `\\`,
     /// `\"`, `\'` (and `\ ` outside quotes) are escapes, an unquoted `#` starting a word ends the line.
     static func split(line: String) -> (String, [String])? {
@@ -308,6 +401,6 @@ public struct SSHConfigReader: Sendable {
         }
         if hasWord { words.append(current) }
         guard let keyword = words.first else { return nil }
-        return (keyword.lowercased(), Array(words.dropFirst()))
+        return (keyword, Array(words.dropFirst()))
     }
 }

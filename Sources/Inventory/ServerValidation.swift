@@ -9,7 +9,7 @@ public enum ServerField: String, Sendable, CaseIterable {
 }
 
 /// One broken rule: the field and a sentence saying what to do.
-public struct ServerProblem: Sendable, Equatable {
+public struct ServerProblem: Error, Sendable, Equatable {
     /// The field that breaks the rule.
     public let field: ServerField
     /// What is wrong and what to do.
@@ -18,12 +18,26 @@ public struct ServerProblem: Sendable, Equatable {
     public let value: String
     /// The value holds a control character (ESC, NUL, a newline…), refused in every field.
     public let controlCharacter: Bool
+    /// What was wrong with the address typed in the host field (`ServerAddress`), when that is the problem.
+    public let address: AddressProblem?
 
-    public init(field: ServerField, message: String, value: String, controlCharacter: Bool = false) {
+    /// What `ServerAddress` found wrong with a host field.
+    public enum AddressProblem: Sendable, Equatable {
+        /// The host field names this user; the user field says another.
+        case user(inHost: String, given: String)
+        /// The host field names this port; the port field says another.
+        case port(inHost: Int, given: Int)
+        /// The host field is no address, for this reason ("an ssh:// address names no path").
+        case unreadable(reason: String)
+    }
+
+    public init(field: ServerField, message: String, value: String, controlCharacter: Bool = false,
+                address: AddressProblem? = nil) {
         self.field = field
         self.message = message
         self.value = value
         self.controlCharacter = controlCharacter
+        self.address = address
     }
 }
 
@@ -97,10 +111,11 @@ public enum ServerValidation {
         if name.isEmpty {
             return ServerProblem(field: .name, message: "A server needs a name: give one such as 'web1'.", value: "")
         }
-        if name.contains(where: { $0.isWhitespace || $0.isNewline || "*?!,#\"".contains($0) })
+        // * ? [ ] ! , and tag: are the selectors' (essh exec 'web[01-20]', '!tag:db'), so a name never reads as one.
+        if name.contains(where: { $0.isWhitespace || $0.isNewline || "*?!,#\"[]".contains($0) })
             || name.hasPrefix("-") || name.hasPrefix("tag:") {
             return ServerProblem(field: .name, message: """
-                '\(name)' cannot be a server name: use letters, digits and . _ - @ (no spaces, no * ? ! , # \
+                '\(name)' cannot be a server name: use letters, digits and . _ - @ (no spaces, no * ? [ ] ! , # \
                 or quotes, not starting with '-' or 'tag:').
                 """, value: name)
         }

@@ -23,6 +23,22 @@ public struct ConnectionProfile: Sendable, Equatable {
     public var os: ServerOS
     /// A saved server's algorithm lists (for an old device); empty for a typed destination.
     public var algorithms: AlgorithmChoices
+    /// Where the profile came from (what the person typed named a saved server, a Host in ~/.ssh/config, or a host).
+    public var origin: Origin = .typed
+    /// The `ProxyJump` or `ProxyCommand` ssh_config gives the host: it is reached through another host, which eSSH
+    /// cannot do yet, so `options` refuses it rather than connecting directly.
+    public var jumpHost: SSHConfigLookup.Value?
+
+    /// Where a profile came from.
+    public enum Origin: Sendable, Equatable {
+        /// A saved server.
+        case saved
+        /// ssh_config: the name looked up there, and the `Host` (or `Match`) line of the first block that gave it a
+        /// value.
+        case sshConfig(alias: String, SSHConfigLocation)
+        /// A typed host name or address, nothing from ssh_config.
+        case typed
+    }
 
     /// A saved server.
     public init(server: Server) {
@@ -34,6 +50,7 @@ public struct ConnectionProfile: Sendable, Equatable {
         keyPath = server.keyPath
         os = server.os
         algorithms = server.algorithms
+        origin = .saved
     }
 
     /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.
@@ -129,6 +146,15 @@ public struct ConnectionProfile: Sendable, Equatable {
                                      user: overrides.user ?? user ?? context.localUser,
                                      knownHostsFile: context.knownHostsFile(explicit: overrides.knownHostsFile))
         if let timeout = overrides.connectTimeout { options.connectTimeout = timeout }
+        if let jumpHost {
+            var name = host
+            if case .sshConfig(let alias, _) = origin { name = alias }
+            throw ConnectionProblem(.jumpHost, """
+                \(name) is reached through a jump host (\(jumpHost.keyword) \(jumpHost.text), \
+                \(jumpHost.location.text(home: context.home))). eSSH does not support jump hosts yet, and does not \
+                connect to \(name) directly instead; use ssh for it for now.
+                """, options)
+        }
         do throws(AlgorithmProblem) {
             options.algorithms = try AlgorithmSelection.resolve(saved: algorithms, serverName: name,
                                                                 options: overrides.algorithms)
@@ -163,10 +189,13 @@ public struct ConnectionProblem: UserFacingError, Sendable {
         /// An algorithm list names an algorithm eSSH does not support, or leaves nothing to offer (`detail` is the
         /// sentence, naming the list, where it was written and what eSSH supports).
         case algorithms
+        /// ssh_config reaches the host through a jump host (`detail` is the sentence, naming the ProxyJump or
+        /// ProxyCommand line); eSSH cannot go through one yet and does not connect directly instead.
+        case jumpHost
     }
 
     public let kind: Kind
-    /// The file or value concerned (for `algorithms`, the whole sentence).
+    /// The file or value concerned (for `algorithms` and `jumpHost`, the whole sentence).
     public let detail: String
     /// The options as far as they were built (a fleet reports the problem under the server's name).
     public let options: ConnectOptions
@@ -182,6 +211,7 @@ public struct ConnectionProblem: UserFacingError, Sendable {
         switch kind {
         case .unreadableKey: return "The key file \(detail) does not exist or cannot be read."
         case .algorithms: return detail
+        case .jumpHost: return detail
         }
     }
 }

@@ -3,7 +3,8 @@ import SSH
 
 /// The servers of a fleet run as `FleetTarget`s, with the one rule for who receives the run's password.
 ///
-/// A fleet never stops to ask in the middle: the password is given once before the run (a file, or one question).
+/// A fleet never stops to ask in the middle: the password is given once before the run (a file, or one question
+/// asked after `FleetPasswordCheck` found a server that is trusted and takes one).
 /// It goes to the servers saved as logging in with a password; to destinations that are not saved servers only when
 /// it came from a file (the person named both, as with `essh exec user@host --password-file F`). A server saved
 /// with a key or the agent never receives it — not even when its key is refused and it offers password logins —
@@ -25,31 +26,41 @@ public enum FleetTargets {
         public static let none = Password(nil, fromFile: false)
     }
 
-    /// Whether any of `profiles` needs the run's password (so it is asked once before the run).
+    /// Whether any of `profiles` needs the run's password (so it is asked once before the run, after
+    /// `FleetPasswordCheck`).
     public static func needsPassword(_ profiles: [ConnectionProfile]) -> Bool {
-        profiles.contains { $0.isSaved && $0.auth == .password }
+        profiles.contains(where: receivesAskedPassword)
+    }
+
+    /// Whether `profile` would receive a password asked before the run: a server saved as logging in with one.
+    public static func receivesAskedPassword(_ profile: ConnectionProfile) -> Bool {
+        profile.isSaved && profile.auth == .password
     }
 
     /// The target for `profile`, shown as `name`, with the options a single connection would use (`options`, built
-    /// by `ConnectionProfile.options`) or the problem that keeps it from being tried.
+    /// by `ConnectionProfile.options`) or the problem that keeps it from being tried: a connection problem
+    /// (`config-error`, in the front end's words through `remedy`), what `FleetPasswordCheck` found (`checked`), or
+    /// no password for a password server (`auth-failed`: no login can be tried).
     public static func target(_ profile: ConnectionProfile, name: String,
                               options: Result<ConnectOptions, ConnectionProblem>, password: Password,
+                              checked: FleetTarget.Problem? = nil,
                               remedy: (ConnectionProblem) -> String = { $0.message }) -> FleetTarget {
         var connect: ConnectOptions
-        var problem: String?
+        var problem: FleetTarget.Problem?
         switch options {
         case .success(let built): connect = built
         case .failure(let failure):
             connect = failure.options
-            problem = remedy(failure)
+            problem = FleetTarget.Problem(.configError, remedy(failure))
         }
+        if let checked, problem == nil { problem = checked }
         let given: String?
         if profile.isSaved {
             switch profile.auth {
             case .password:
                 guard let value = password.value else {
-                    return FleetTarget(name: name, options: connect,
-                                       problem: problem ?? "This server logs in with a password and none was given.")
+                    return FleetTarget(name: name, options: connect, problem: problem ?? FleetTarget.Problem(
+                        .authFailed, "This server logs in with a password and none was given."))
                 }
                 given = value
             case .key, .agent:

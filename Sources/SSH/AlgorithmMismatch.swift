@@ -65,6 +65,12 @@ public struct AlgorithmMismatch: Sendable, Equatable {
     /// algorithms (`--ciphers +aes128-cbc`, or the saved server's field), or why none can be.
     /// `place` names the server (`127.0.0.1:2222`); `library` is libssh2's version.
     public func message(place: String, library: String) -> String {
+        error(place: place, library: library, detail: "").message
+    }
+
+    /// The error: what each side offered and why nothing can be allowed, as its situation; what could be allowed as
+    /// its remedy (each front end names its own way of allowing it).
+    public func error(place: String, library: String, detail: String) -> SSHError {
         var sentences: [String] = []
         for gap in gaps {
             let direction = gap.direction.map { " (\($0))" } ?? ""
@@ -76,10 +82,10 @@ public struct AlgorithmMismatch: Sendable, Equatable {
             }
             sentences.append(sentence)
         }
-        var allow: [(kind: AlgorithmKind, name: String)] = []
+        var allow: [SSHError.AllowedAlgorithm] = []
         for gap in gaps where !allow.contains(where: { $0.kind == gap.kind }) {
             if let name = gap.allowable.first {
-                allow.append((gap.kind, name))
+                allow.append(SSHError.AllowedAlgorithm(kind: gap.kind, name: name))
             } else if gap.kind == .hostKey && gap.serverOffers.contains(where: { $0.hasPrefix("rsa-sha2-") }) {
                 sentences.append("The server's host key is RSA and it signs only with rsa-sha2-512/256, which this "
                                  + "libssh2 (\(library)) cannot verify: build eSSH with libssh2 1.11 or newer "
@@ -89,14 +95,8 @@ public struct AlgorithmMismatch: Sendable, Equatable {
                                  + "eSSH can use \(Algorithms.supported[gap.kind].joined(separator: ", ")).")
             }
         }
-        if !allow.isEmpty {
-            let options = allow.map { "\($0.kind.option) +\($0.name)" }.joined(separator: " ")
-            let fields = allow.map(\.kind.keyword).joined(separator: " and ")
-            let weak = allow.contains { $0.kind == .hostKey && $0.name == "ssh-rsa" }
-                ? " (ssh-rsa signs with SHA-1, which OpenSSH refuses since 8.8)" : ""
-            sentences.append("If you trust this device, allow \(allow.count == 1 ? "one" : "them") with \(options)"
-                             + "\(weak) (or the server's \(fields) field\(allow.count == 1 ? "" : "s")).")
-        }
-        return sentences.joined(separator: " ")
+        let sha1 = allow.contains { $0.kind == .hostKey && $0.name == "ssh-rsa" }
+        return SSHError(.noCommonAlgorithm, detail, sentences.joined(separator: " "),
+                        remedy: allow.isEmpty ? nil : .allowAlgorithms(allow, sha1HostKey: sha1))
     }
 }

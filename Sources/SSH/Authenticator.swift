@@ -1,3 +1,4 @@
+import Basics
 import CLibSSH2
 import Foundation
 
@@ -13,8 +14,9 @@ struct Authenticator {
     private var user: String { options.user }
     private var userLength: UInt32 { UInt32(user.utf8.count) }
 
-    /// Returns a short description of the method that worked.
-    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> LoginMethod {
+    /// The login methods the server allows this user (`publickey`, `password`, …); nil when it let the user in
+    /// without any (SSH's `none` method).
+    func allowedMethods() throws(SSHError) -> [String]? {
         let raw = io.raw
         var listPointer: UnsafeMutablePointer<CChar>?
         while true {
@@ -22,11 +24,17 @@ struct Authenticator {
             if listPointer != nil || libssh2_session_last_errno(raw) != LIBSSH2_ERROR_EAGAIN { break }
             try io.waitOrThrow("asking which login methods the server allows")
         }
-        if listPointer == nil {
-            if libssh2_userauth_authenticated(raw) != 0 { return .none }
+        guard let listPointer else {
+            if libssh2_userauth_authenticated(raw) != 0 { return nil }
             throw io.error("asking which login methods the server allows", libssh2_session_last_errno(raw))
         }
-        let allowed = String(cString: listPointer!).split(separator: ",").map(String.init)
+        return String(cString: listPointer).split(separator: ",").map(String.init)
+    }
+
+    /// Returns a short description of the method that worked.
+    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> LoginMethod {
+        let raw = io.raw
+        guard let allowed = try allowedMethods() else { return .none }
         if let banner = Self.banner(raw) { onStage(.banner(banner)) }
         var tried: [String] = []
 
@@ -49,13 +57,12 @@ struct Authenticator {
             onStage(.authenticating(method: "password"))
             if try password(tried: &tried) { return .password }
         }
-        var message = "Permission denied for \(user)@\(options.host): the server allows "
+        let message = "Permission denied for \(user)@\(options.host): the server allows "
             + allowed.joined(separator: ", ") + "; tried "
             + (tried.isEmpty ? "nothing that fits" : tried.joined(separator: "; ")) + "."
-        if tried.isEmpty && allowed.contains("password") && !options.allowPassword {
-            message += " Give a password with --password-file FILE or run on a terminal to be asked."
-        }
-        throw SSHError(.authenticationFailed, "allowed: \(allowed.joined(separator: ","))", message)
+        let remedy: SSHError.Remedy? = tried.isEmpty && allowed.contains("password") && !options.allowPassword
+            ? .givePassword : nil
+        throw SSHError(.authenticationFailed, "allowed: \(allowed.joined(separator: ","))", message, remedy: remedy)
     }
 
     /// The banner the server sent before login (sshd's `Banner`), if any: libssh2 keeps it once the first
@@ -135,7 +142,7 @@ struct Authenticator {
             }
             if auth == 0 { return .agent(comment: comment) }
         }
-        tried.append(count == 0 ? "agent (holds no keys)" : "agent (\(count) keys refused)")
+        tried.append(count == 0 ? "agent (holds no keys)" : "agent (\(CountText.text(count, "key")) refused)")
         return nil
     }
 

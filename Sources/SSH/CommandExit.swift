@@ -17,6 +17,12 @@ public struct CommandExit: Sendable, Equatable {
         return status ?? 255
     }
 
+    /// `exit 3`, `killed by TERM` or `no exit status`, for sentences.
+    var phrase: String {
+        if let signal { return "killed by \(signal)" }
+        return status.map { "exit \($0)" } ?? "no exit status"
+    }
+
     /// Linux's signal numbers by the names RFC 4254 uses (without `SIG`); OpenSSH sends the standard ones, other
     /// servers the rest.
     static let signalNumbers: [String: Int32] = [

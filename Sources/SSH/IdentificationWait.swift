@@ -22,7 +22,7 @@ enum IdentificationWait {
             if left <= 0 {
                 throw SSHError(.timedOut, "no identification", """
                     \(name) sent no SSH identification within \(DurationText.text(timeout, .number)) s\
-                    \(linesBefore > 0 ? " (only \(linesBefore) other lines)" : ""): it may not be an SSH server, \
+                    \(linesBefore > 0 ? " (only \(CountText.text(linesBefore, "other line")))" : ""): it may not be an SSH server, \
                     or it is overloaded.
                     """)
             }
@@ -41,7 +41,7 @@ enum IdentificationWait {
                 try drop(offset, fd: fd, name: name)
                 return
             case .refused(let reason, let firstLine):
-                throw SSHError(.protocolError, "not SSH: \(reason)", """
+                throw SSHError(.notSSH, "not SSH: \(reason)", """
                     \(name) does not speak SSH: \(reason)\(firstLine.isEmpty ? "" : " (it began “\(firstLine.prefix(60))”)"). \
                     Check the host and port.
                     """)

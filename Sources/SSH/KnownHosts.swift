@@ -16,6 +16,9 @@ public struct KnownHosts: Sendable {
         public let marker: Marker
         public let patterns: String
         public let key: HostKey
+
+        /// Whether the host field is hashed (`|1|…`): the name cannot be read back, only matched.
+        public var isHashed: Bool { patterns.hasPrefix("|1|") }
     }
 
     /// What the files say about a server's key.
@@ -50,8 +53,7 @@ public struct KnownHosts: Sendable {
             } catch {
                 if error.kind == .missing { continue }
                 throw SSHError(.knownHostsFile, "\(file): \(error.reason)",
-                               "The known hosts file \(file) \(error.reason): give --known-hosts a regular file"
-                                   + " (or fix its permissions).")
+                               "The known hosts file \(file) \(error.reason).", remedy: .otherKnownHostsFile)
             }
             entries += Self.parse(String(decoding: bytes, as: UTF8.self), file: file)
         }
@@ -117,6 +119,14 @@ public struct KnownHosts: Sendable {
         return .unknown(otherTypes: candidates.filter { $0.marker == .none })
     }
 
+    /// The entries holding exactly `key` under names that are not this host's (OpenSSH's "This host key is known by
+    /// the following other names/addresses"): an unknown host whose key is already trusted as another name or
+    /// address is most likely that same server. Revoked and CA lines are not names.
+    public func otherNames(for key: HostKey, host: String, port: Int) -> [Entry] {
+        let name = Self.lookupName(host: host, port: port)
+        return entries.filter { $0.marker == .none && $0.key.blob == key.blob && !Self.patternsMatch($0.patterns, name) }
+    }
+
     /// Appends a key for this host to the user's file (creating it and its folder privately if missing). With
     /// `hashed`, the host name is written as OpenSSH's `HashKnownHosts yes` does. Writes only into a regular file
     /// the user owns; through a symbolic link only when the file it leads to reads as a known_hosts file (so a link
@@ -149,9 +159,9 @@ public struct KnownHosts: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid() else {
             throw SSHError(.knownHostsFile, "not a regular file of ours", """
-                The host key was not saved: \(userFile) is not a regular file you own. Give --known-hosts a file \
-                of your own (or remove what is there). Nothing was sent to the server.
-                """)
+                The host key was not saved: \(userFile) is not a regular file you own. Nothing was sent to the \
+                server.
+                """, remedy: .otherKnownHostsFile)
         }
         var linkInfo = stat()
         if lstat(userFile, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK {
@@ -160,9 +170,9 @@ public struct KnownHosts: Sendable {
             if let bad = Self.firstForeignLine(text) {
                 throw SSHError(.knownHostsFile, "link to a file that is not known_hosts", """
                     The host key was not saved: \(userFile) links to \(target), whose line \(bad) is not a host key \
-                    line, so it is not a known_hosts file; eSSH does not write into it. Point the link at a \
-                    known_hosts file or give --known-hosts another file. Nothing was sent to the server.
-                    """)
+                    line, so it is not a known_hosts file; eSSH does not write into it. Nothing was sent to the \
+                    server.
+                    """, remedy: .otherKnownHostsFile)
             }
         }
         var text = line

@@ -9,6 +9,8 @@ public struct SSHError: UserFacingError, Sendable {
         case refused
         case timedOut = "timed-out"
         case unreachable
+        /// The other side answered, but not as an SSH server.
+        case notSSH = "not-ssh"
         case hostKeyUnknown = "host-key-unknown"
         case hostKeyChanged = "host-key-changed"
         case hostKeyRevoked = "host-key-revoked"
@@ -26,15 +28,77 @@ public struct SSHError: UserFacingError, Sendable {
         case knownHostsFile = "known-hosts-file"
     }
 
+    /// What the person can do about it, as a value, so each front end says it in its own words: the command line
+    /// names its options, the interface its keys and screens (`message` carries the command line's words).
+    public enum Remedy: Sendable, Equatable {
+        /// An unknown host key refused under the strict policy: check the fingerprint, then accept it once, which
+        /// saves it in `knownHostsFile`.
+        case confirmHostKey(knownHostsFile: String)
+        /// The known_hosts file cannot be read or written: use another file, or fix this one.
+        case otherKnownHostsFile
+        /// The server takes a password, and none could be given (no password file, nobody to ask).
+        case givePassword
+        /// The command ran out of its time limit.
+        case longerTimeout
+        /// The handshake agreed on nothing, and these of the server's algorithms could be allowed. `sha1HostKey`:
+        /// one of them is `ssh-rsa`, which signs with SHA-1.
+        case allowAlgorithms([AllowedAlgorithm], sha1HostKey: Bool)
+
+        /// The command line's words.
+        public var commandLine: String {
+            switch self {
+            case .confirmHostKey(let file):
+                return "Check the fingerprint with the server's administrator, then connect to it once with "
+                    + "--host-key-policy ask (or accept-new) to save it in \(file)."
+            case .otherKnownHostsFile:
+                return "Give --known-hosts another file, or fix this one."
+            case .givePassword:
+                return "Give a password with --password-file FILE or run on a terminal to be asked."
+            case .longerTimeout:
+                return "Raise --timeout if it needs longer."
+            case .allowAlgorithms(let allow, let sha1):
+                let options = allow.map { "\($0.kind.option) +\($0.name)" }.joined(separator: " ")
+                let fields = allow.map(\.kind.keyword).joined(separator: " and ")
+                return "If you trust this device, allow \(allow.count == 1 ? "one" : "them") with \(options)"
+                    + (sha1 ? " (ssh-rsa signs with SHA-1, which OpenSSH refuses since 8.8)" : "")
+                    + " (or the server's \(fields) field\(allow.count == 1 ? "" : "s"))."
+            }
+        }
+    }
+
+    /// One algorithm of the server's that the person could allow, and the list it belongs to.
+    public struct AllowedAlgorithm: Sendable, Equatable {
+        public let kind: AlgorithmKind
+        public let name: String
+
+        public init(kind: AlgorithmKind, name: String) {
+            self.kind = kind
+            self.name = name
+        }
+    }
+
     public let kind: Kind
     /// The underlying message (libssh2's, or errno's), for logs and `--verbose`.
     public let detail: String
-    /// The sentence for the person: what happened and what to do.
-    public let message: String
+    /// What happened, complete on its own, without what to do about it (front ends add `remedy` in their words).
+    public let situation: String
+    /// What the person can do, when the SSH module knows; nil when `situation` says it all.
+    public let remedy: Remedy?
 
-    public init(_ kind: Kind, _ detail: String, _ message: String) {
+    /// The sentence for the command line: what happened and what to do.
+    public var message: String {
+        remedy.map { situation + " " + $0.commandLine } ?? situation
+    }
+
+    public init(_ kind: Kind, _ detail: String, _ situation: String, remedy: Remedy? = nil) {
         self.kind = kind
         self.detail = detail
-        self.message = message
+        self.situation = situation
+        self.remedy = remedy
+    }
+
+    /// The same error with another underlying message.
+    public func with(detail: String) -> SSHError {
+        SSHError(kind, detail, situation, remedy: remedy)
     }
 }

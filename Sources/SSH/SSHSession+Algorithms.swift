@@ -53,6 +53,6 @@ extension SSHSession {
                 The key exchange with \(place) failed although both sides share algorithms (libssh2 \(library)).
                 """)
         }
-        return SSHError(.noCommonAlgorithm, error.detail, mismatch.message(place: place, library: library))
+        return mismatch.error(place: place, library: library, detail: error.detail)
     }
 }

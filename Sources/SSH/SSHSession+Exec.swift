@@ -72,7 +72,7 @@ extension SessionHandle {
             guard started else { throw error }
             let report = stopRemoteCommand(channel, stop)
             let detail = [error.detail, report.description].filter { !$0.isEmpty }.joined(separator: "; ")
-            throw SSHError(error.kind, detail, error.message)
+            throw error.with(detail: detail)
         }
     }
 
@@ -202,7 +202,7 @@ extension SessionHandle {
                 if let deadline, Date() >= deadline {
                     let limit = DurationText.text(timeout ?? 0, .number)
                     throw SSHError(.commandTimedOut, "", "The command did not finish within \(limit) s "
-                                   + "and was stopped (raise --timeout if it needs longer).")
+                                   + "and was stopped.", remedy: .longerTimeout)
                 }
             }
         }

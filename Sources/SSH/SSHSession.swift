@@ -37,6 +37,62 @@ public final class SSHSession: Sendable {
     public static func connect(_ options: ConnectOptions, prompter: Prompter = NonInteractivePrompter(),
                                cancel: Cancellation? = nil,
                                onStage: (ConnectStage) -> Void = { _ in }) throws(SSHError) -> SSHSession {
+        let opened = try open(options, prompter: prompter, cancel: cancel, onStage: onStage)
+        let raw = opened.raw
+        do throws(SSHError) {
+            let method = try Authenticator(io: opened.io, options: options, prompter: prompter,
+                                           context: opened.context).authenticate(onStage: onStage)
+            if options.keepaliveInterval > 0 {
+                libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
+            }
+            let loginBanner = Authenticator.banner(raw)
+            // The libssh2 session moves into the new session's lock here. Region checking counts it as shared with
+            // the prompter and the cancel pipe, because the Authenticator held them side by side, but only this
+            // thread has used it, nothing but the handle keeps it, and the context's prompt closure is gone.
+            nonisolated(unsafe) let handle = SessionHandle(raw: raw, fd: opened.fd, host: options.host,
+                                                           keepaliveInterval: options.keepaliveInterval,
+                                                           context: opened.context)
+            return SSHSession(handle: handle, options: options, address: opened.address, banner: opened.banner,
+                              hostKey: opened.key, negotiated: opened.negotiated, loginMethod: method,
+                              loginBanner: loginBanner)
+        } catch {
+            libssh2_session_free(raw)
+            close(opened.fd)
+            throw error
+        }
+    }
+
+    /// Connects and verifies the host key as `connect` does, asks which login methods the server allows
+    /// `options.user`, and says goodbye without logging in. Nothing is asked (an unknown key is refused unless the
+    /// policy is accept-new, which saves it as `connect` would). A fleet asks for a password only when a server
+    /// whose key is trusted takes one. Returns nil when the server lets the user in without any method.
+    public static func loginMethods(_ options: ConnectOptions, cancel: Cancellation? = nil) throws(SSHError)
+        -> [String]?
+    {
+        let prompter = NonInteractivePrompter()
+        let opened = try open(options, prompter: prompter, cancel: cancel, onStage: { _ in })
+        var handle = SessionHandle(raw: opened.raw, fd: opened.fd, host: options.host, keepaliveInterval: 0,
+                                   context: opened.context)
+        defer { handle.shutdown() }
+        return try Authenticator(io: opened.io, options: options, prompter: prompter, context: opened.context)
+            .allowedMethods()
+    }
+
+    /// A connection up to the login: the handshake done and the server's host key verified.
+    private struct Opened {
+        let raw: OpaquePointer
+        let fd: Int32
+        let address: String
+        let io: SessionIO
+        let context: SessionContext
+        let key: HostKey
+        let negotiated: NegotiatedAlgorithms
+        let banner: String
+    }
+
+    /// Resolves, connects, shakes hands and verifies the host key; on failure frees what it made and throws.
+    private static func open(_ options: ConnectOptions, prompter: Prompter, cancel: Cancellation?,
+                             onStage: (ConnectStage) -> Void) throws(SSHError) -> Opened {
         try SSHLibrary.ensureInitialised()
         var knownHosts = try KnownHosts(userFile: options.knownHostsFile,
                                         globalFiles: options.globalKnownHostsFiles)
@@ -56,9 +112,9 @@ public final class SSHSession: Sendable {
             onStage(.handshaking)
             try IdentificationWait.skipPreamble(fd: fd, host: options.host, port: options.port,
                                                 timeout: options.connectTimeout, cancel: cancel)
-            let rc = try io.call("handshake", allowNegative: true) { libssh2_session_handshake(raw, fd) }
+            let rc = try io.call("the handshake", allowNegative: true) { libssh2_session_handshake(raw, fd) }
             if rc < 0 {
-                throw handshakeFailure(io.error("handshake", rc), rc: rc, offered: offered, options: options,
+                throw handshakeFailure(io.error("the handshake", rc), rc: rc, offered: offered, options: options,
                                        address: address, cancel: cancel)
             }
             let negotiated = NegotiatedAlgorithms.read(raw)
@@ -66,20 +122,8 @@ public final class SSHSession: Sendable {
             let key = try serverHostKey(raw)
             try verifyHostKey(key, options: options, knownHosts: &knownHosts, prompter: prompter)
             let banner = libssh2_session_banner_get(raw).map { String(cString: $0) } ?? ""
-            let method = try Authenticator(io: io, options: options, prompter: prompter, context: context)
-                .authenticate(onStage: onStage)
-            if options.keepaliveInterval > 0 {
-                libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
-            }
-            let loginBanner = Authenticator.banner(raw)
-            // The libssh2 session moves into the new session's lock here. Region checking counts it as shared with
-            // the prompter and the cancel pipe, because the Authenticator held them side by side, but only this
-            // thread has used it, nothing but the handle keeps it, and the context's prompt closure is gone.
-            nonisolated(unsafe) let handle = SessionHandle(raw: raw, fd: fd, host: options.host,
-                                                           keepaliveInterval: options.keepaliveInterval,
-                                                           context: context)
-            return SSHSession(handle: handle, options: options, address: address, banner: banner, hostKey: key,
-                              negotiated: negotiated, loginMethod: method, loginBanner: loginBanner)
+            return Opened(raw: raw, fd: fd, address: address, io: io, context: context, key: key,
+                          negotiated: negotiated, banner: banner)
         } catch {
             libssh2_session_free(raw)
             close(fd)
@@ -153,19 +197,23 @@ public final class SSHSession: Sendable {
                 -f \(known[0].file)   (or delete \(known[0].file) line \(known[0].line)), then connect again.
                 """)
         case .unknown(let others):
+            let question = HostKeyQuestion(host: options.host, port: options.port, key: key, otherKnownTypes: others,
+                                           sameKeyElsewhere: knownHosts.otherNames(for: key, host: options.host,
+                                                                                   port: options.port))
             let decision: HostKeyDecision
             switch options.hostKeyPolicy {
             case .strict:
+                let aka = question.sameKeyNames.isEmpty ? ""
+                    : " The same key is already known as \(HostKeyQuestion.shortList(question.sameKeyNames))"
+                        + " (in \(Set(question.sameKeyElsewhere.map(\.file)).sorted().joined(separator: ", ")))."
                 throw SSHError(.hostKeyUnknown, "host key not in \(options.knownHostsFile)", """
                     The host key of \(name) is not known (\(key.type) \(key.fingerprint)) and the host key policy \
-                    is strict. Check the fingerprint with the server's administrator, then connect once with \
-                    --host-key-policy ask (or accept-new) to save it in \(options.knownHostsFile).
-                    """)
+                    is strict.\(aka)
+                    """, remedy: .confirmHostKey(knownHostsFile: options.knownHostsFile))
             case .acceptNew:
                 decision = .acceptAndSave
             case .ask:
-                decision = prompter.confirmHostKey(
-                    HostKeyQuestion(host: options.host, port: options.port, key: key, otherKnownTypes: others))
+                decision = prompter.confirmHostKey(question)
             }
             switch decision {
             case .reject:

@@ -22,7 +22,8 @@ struct SessionHandle {
     private(set) var isBroken = false
     /// Channels closed on our side whose server side is still open (a cancelled command still running).
     var closing: [OpaquePointer] = []
-    /// The PTY channels of open `ShellChannel`s, by id, so their pointers never leave the lock either.
+    /// The channels of open shells (a `ShellChannel`'s PTY, a `CommandShell`'s), by id, so their pointers never
+    /// leave the lock either.
     private var shells: [Int: OpaquePointer] = [:]
     private var nextShell = 0
 
@@ -40,7 +41,7 @@ struct SessionHandle {
 
     mutating func markBroken() { isBroken = true }
 
-    /// Keeps a shell's channel; its id is what the `ShellChannel` holds.
+    /// Keeps a shell's channel; its id is what the `ShellChannel` or `CommandShell` holds.
     mutating func holdShell(_ channel: OpaquePointer) -> Int {
         nextShell += 1
         shells[nextShell] = channel

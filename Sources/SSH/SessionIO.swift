@@ -62,11 +62,17 @@ struct SessionIO {
     func waitOrThrow(_ what: String) throws(SSHError) {
         switch wait(until: Date().addingTimeInterval(timeout)) {
         case .ready, .extraReady: return
-        case .cancelled: throw SSHError(.cancelled, what, "Cancelled while \(what).")
+        case .cancelled: throw SSHError(.cancelled, what, "Cancelled \(Self.when(what)).")
         case .timedOut:
             let limit = DurationText.text(timeout, .number)
-            throw SSHError(.timedOut, what, "The server did not answer within \(limit) s while \(what).")
+            throw SSHError(.timedOut, what, "The server did not answer within \(limit) s \(Self.when(what)).")
         }
+    }
+
+    /// `what` after the verb of a sentence: a step named by a noun (`the handshake`) happens "during" it, one named
+    /// by what eSSH was doing (`opening a channel`) "while" it.
+    static func when(_ what: String) -> String {
+        what.hasPrefix("the ") ? "during \(what)" : "while \(what)"
     }
 
     /// libssh2's last error message.
@@ -83,16 +89,16 @@ struct SessionIO {
         switch rc {
         case LIBSSH2_ERROR_SOCKET_DISCONNECT, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_SOCKET_SEND,
              LIBSSH2_ERROR_SOCKET_NONE, LIBSSH2_ERROR_CHANNEL_CLOSED:
-            return SSHError(.disconnected, detail, "The connection was closed by the server while \(what).")
+            return SSHError(.disconnected, detail, "The connection was closed by the server \(Self.when(what)).")
         case LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_SOCKET_TIMEOUT:
-            return SSHError(.timedOut, detail, "The server stopped answering while \(what).")
+            return SSHError(.timedOut, detail, "The server stopped answering \(Self.when(what)).")
         case LIBSSH2_ERROR_BANNER_RECV, LIBSSH2_ERROR_BANNER_SEND:
-            return SSHError(.protocolError, detail, "The other side did not speak SSH while \(what).")
+            return SSHError(.notSSH, detail, "The other side did not speak SSH \(Self.when(what)).")
         case LIBSSH2_ERROR_KEX_FAILURE, LIBSSH2_ERROR_METHOD_NOT_SUPPORTED:
             return SSHError(.protocolError, detail,
-                            "No common algorithm with the server while \(what) (libssh2 \(SSHLibrary.version)).")
+                            "No common algorithm with the server \(Self.when(what)) (libssh2 \(SSHLibrary.version)).")
         default:
-            return SSHError(.protocolError, detail, "SSH failed while \(what).")
+            return SSHError(.protocolError, detail, "SSH failed \(Self.when(what)).")
         }
     }
 }

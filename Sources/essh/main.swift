@@ -10,7 +10,7 @@ signal(SIGPIPE, SIG_IGN)
 MemoryLimit.fitAllocatorToLimit()
 // As ParsableCommand.main, but a failure is printed through CommandEnding (sanitised, one output path).
 do {
-    var command = try Essh.parseAsRoot(CommandLineArguments.normalised(Array(CommandLine.arguments.dropFirst())))
+    var command = try Essh.parseAsRoot(CommandLineArguments.prepared(Array(CommandLine.arguments.dropFirst())))
     try command.run()
 } catch {
     CommandEnding.exit(Essh.self, error: error)

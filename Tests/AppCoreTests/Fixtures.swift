@@ -1,6 +1,8 @@
 import Basics
 import Foundation
 import Inventory
+import Operations
+import SSH
 import TUIKit
 @testable import AppCore
 
@@ -43,6 +45,21 @@ enum Fixtures {
         _ = Update.update(&state, .connected(os: .linux, at: now))
         _ = Update.update(&state, .tick(now.addingTimeInterval(83)))
         return state
+    }
+
+    /// Quick connect to `text` (n, the text, Enter), with the store worker's answer: a host typed, nothing from a
+    /// saved server or ~/.ssh/config. Returns the effects of that answer (the connection).
+    @discardableResult
+    static func quickConnect(_ state: inout AppState, _ text: String) -> [Effect] {
+        keys(&state, .character("n"))
+        type(&state, text)
+        keys(&state, .enter)
+        let destination = (try? Destination(parsing: text)) ?? Destination(host: text)
+        let resolution = ConnectionProfile.Resolution(profile: ConnectionProfile(destination: destination),
+                                                      destination: destination,
+                                                      origin: "not a saved server or a Host in ~/.ssh/config",
+                                                      notes: [])
+        return Update.update(&state, .destinationResolved(resolution))
     }
 
     @discardableResult

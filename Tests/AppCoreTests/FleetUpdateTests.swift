@@ -50,7 +50,7 @@ struct FleetUpdateTests {
         Fixtures.type(&state, "uptime")
         let effects = Fixtures.keys(&state, .enter)
         #expect(state.screen.kind == .fleet)
-        guard case .runFleet(let id, let targets, let command, _, let parallel, let timeout, let password)?
+        guard case .runFleet(let id, let targets, let command, _, let parallel, let timeout, let password, _)?
                 = effects.first?.work else {
             Issue.record("expected runFleet, got \(effects)")
             return
@@ -63,19 +63,68 @@ struct FleetUpdateTests {
     @Test func onePasswordIsAskedMaskedWhenAChosenServerLogsInWithOne() {
         var state = Fixtures.loaded()
         state.servers[1].auth = .password
+        state.servers[2].auth = .password
         Fixtures.keys(&state, .character("*"), .character("x"))
         Fixtures.type(&state, "id")
-        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        // The password servers are checked first (host keys, login methods); nothing is asked yet.
+        let check = Fixtures.keys(&state, .enter)
+        guard case .checkFleetLogins(let id, let checked, _, _, _)? = check.first?.work else {
+            Issue.record("expected checkFleetLogins, got \(check)")
+            return
+        }
+        #expect(checked.count == 4)
+        #expect(state.fleetQuestion?.kind == .checking(command: "id", count: 2))
+        #expect(Fixtures.screen(state).contains { $0.contains("Checking the host keys of the 2 servers that log in") })
+        Fixtures.type(&state, "typed while checking")
+        #expect(state.fleetQuestion?.input.text == "")
+        let unknown = FleetTarget.Problem(.hostKeyUnknown, "The host key of db-main is not known.")
+        #expect(Update.update(&state, .fleetChecked(id: id, problems: [state.servers[1].name: unknown],
+                                                    remaining: 1)).isEmpty)
         #expect(state.fleetQuestion?.kind == .password(command: "id", count: 1))
         Fixtures.type(&state, "s3cret")
         #expect(Fixtures.screen(state).contains { $0.contains("******") && !$0.contains("s3cret") })
-        #expect(Fixtures.screen(state).contains { $0.contains("Password for the 1 server that log in with one") })
+        #expect(Fixtures.screen(state).contains { $0.contains("Password for the 1 server that logs in with one") })
         let effects = Fixtures.keys(&state, .enter)
-        guard case .runFleet(_, let targets, "id", _, _, _, "s3cret")? = effects.first?.work else {
+        guard case .runFleet(_, let targets, "id", _, _, _, "s3cret", let problems)? = effects.first?.work else {
             Issue.record("expected runFleet with the password, got \(effects.count) effects")
             return
         }
         #expect(targets.count == 4)
+        #expect(problems == [state.servers[1].name: unknown])
+    }
+
+    @Test func noPasswordIsAskedWhenNoPasswordServerIsLeftAfterTheCheck() {
+        var state = Fixtures.loaded()
+        state.servers[1].auth = .password
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "id")
+        guard case .checkFleetLogins(let id, _, _, _, _)? = Fixtures.keys(&state, .enter).first?.work else {
+            Issue.record("expected checkFleetLogins")
+            return
+        }
+        // A late answer of another check changes nothing.
+        #expect(Update.update(&state, .fleetChecked(id: id + 5, problems: [:], remaining: 1)).isEmpty)
+        let changed = FleetTarget.Problem(.hostKeyChanged, "changed")
+        let effects = Update.update(&state, .fleetChecked(id: id, problems: [state.servers[1].name: changed],
+                                                          remaining: 0))
+        #expect(state.fleetQuestion == nil && state.screen.kind == .fleet)
+        guard case .runFleet(_, _, "id", _, _, _, nil, let problems)? = effects.first?.work else {
+            Issue.record("expected runFleet without a password, got \(effects)")
+            return
+        }
+        #expect(problems == [state.servers[1].name: changed])
+    }
+
+    @Test func escWhileCheckingStopsTheCheckAndRunsNothing() {
+        var state = Fixtures.loaded()
+        state.servers[1].auth = .password
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "id")
+        _ = Fixtures.keys(&state, .enter)
+        #expect(Fixtures.keys(&state, .escape) == [.cancelFleetCheck])
+        #expect(state.fleetQuestion == nil && state.screen.kind == .servers)
+        #expect(Update.update(&state, .fleetChecked(id: state.fleet.nextRunId, problems: [:], remaining: 1)).isEmpty)
+        #expect(state.fleetQuestion == nil)
     }
 
     @Test func xWithNothingMarkedRunsOnTheSelectedServerAndEscCancelsTheQuestion() {

@@ -37,6 +37,40 @@ struct FormUpdateTests {
         }
     }
 
+    /// `user@host:port` and `ssh://user@host:port` in Host are split by the rule `servers add --host` follows; User
+    /// and Port count as given only when changed, and then must not contradict Host.
+    @Test func anAddressTypedInHostIsSplitAndContradictionsAreShownOnTheirField() {
+        func form(host: String, port: String? = nil, user: String? = nil) -> (AppState, [Effect]) {
+            var state = Fixtures.loaded()
+            Fixtures.keys(&state, .character("a"))
+            Fixtures.type(&state, "box")
+            Fixtures.keys(&state, .tab)
+            Fixtures.type(&state, host)
+            Fixtures.keys(&state, .tab)
+            if let port {
+                Fixtures.keys(&state, .ctrl("u"))
+                Fixtures.type(&state, port)
+            }
+            Fixtures.keys(&state, .tab)
+            if let user { Fixtures.type(&state, user) }
+            let effects = Fixtures.keys(&state, .enter)
+            return (state, effects)
+        }
+        let split = form(host: "ssh://alice@10.0.0.9:2200").1
+        #expect(split == [.saveServer(ServerDraft(name: "box", host: "10.0.0.9", port: 2200, user: "alice",
+                                                  auth: .agent), replacing: nil)])
+        #expect(form(host: "[2001:db8::1]:2201", port: "").1
+                == [.saveServer(ServerDraft(name: "box", host: "2001:db8::1", port: 2201, auth: .agent),
+                                replacing: nil)])
+        #expect(form(host: "alice@h", user: "alice").1.count == 1)
+        let user = form(host: "alice@h:2200", user: "bob").0
+        #expect(user.form?.fields.first { $0.key == "user" }?.error == "Host says user alice, this says bob: keep one.")
+        let port = form(host: "h:2200", port: "2201").0
+        #expect(port.form?.fields.first { $0.key == "port" }?.error == "Host says port 2200, this says 2201: keep one.")
+        let path = form(host: "ssh://h/etc").0
+        #expect(path.form?.fields.first { $0.key == "host" }?.error?.hasPrefix("Not an address: ") == true)
+    }
+
     @Test func aValidFormBecomesADraftAndTypingClearsTheError() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("a"))
@@ -112,16 +146,39 @@ struct FormUpdateTests {
         #expect(form.text("ciphers").isEmpty)
     }
 
-    @Test func quickConnectParsesUserHostAndPort() {
+    @Test func quickConnectResolvesTheNameByTheCommandLinesRuleThenConnects() throws {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("n"))
         #expect(Fixtures.keys(&state, .enter).isEmpty)
         #expect(state.form?.fields[0].error != nil)
         Fixtures.type(&state, "root@[::1]:2200")
-        let effects = Fixtures.keys(&state, .enter)
-        #expect(effects == [.connect(ConnectionProfile(host: "::1", port: 2200, user: "root"), knownHosts: "")])
+        // The store worker resolves it (saved servers first, then ~/.ssh/config), as `essh exec` does.
+        #expect(Fixtures.keys(&state, .enter) == [.work(.resolveDestination("root@[::1]:2200"))])
+        #expect(state.screen.kind == .form)
+        let profile = ConnectionProfile(host: "::1", port: 2200, user: "root")
+        let resolution = ConnectionProfile.Resolution(profile: profile, destination: nil,
+                                                      origin: "from ~/.ssh/config line 4", notes: [])
+        let effects = Update.update(&state, .destinationResolved(resolution))
+        #expect(effects == [.connect(profile, knownHosts: "")])
+        #expect(state.connecting?.origin == "root@[::1]:2200: from ~/.ssh/config line 4")
+        #expect(Fixtures.screen(state).contains { $0.contains("root@[::1]:2200: from ~/.ssh/config line 4") },
+                "the connecting screen says where the name came from")
         // A failed quick connect goes back to the servers, not to the form.
         _ = Update.update(&state, .connectFailed("refused"))
+        #expect(state.screen.kind == .servers)
+    }
+
+    @Test func aNameThatCannotBeResolvedIsShownAtTheFieldAndALateAnswerIsDropped() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        Fixtures.type(&state, "lab1")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .destinationFailed("~/.ssh/config line 3: Port 'x' (for lab1) is not a port."))
+        #expect(state.form?.fields[0].error == "~/.ssh/config line 3: Port 'x' (for lab1) is not a port.")
+        Fixtures.keys(&state, .escape)
+        let late = ConnectionProfile.Resolution(profile: ConnectionProfile(host: "lab1"), destination: nil,
+                                                origin: "", notes: [])
+        #expect(Update.update(&state, .destinationResolved(late)).isEmpty, "the form was left: nothing connects")
         #expect(state.screen.kind == .servers)
     }
 

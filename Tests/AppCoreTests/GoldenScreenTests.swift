@@ -78,9 +78,7 @@ struct GoldenScreenTests {
 
     @Test func summaryAfterQuickConnectAt80x24() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character("n"))
-        Fixtures.type(&state, "root@lab.example:2222")
-        Fixtures.keys(&state, .enter)
+        Fixtures.quickConnect(&state, "root@lab.example:2222")
         _ = Update.update(&state, .connected(os: .linux, auth: .password, at: Fixtures.now))
         Fixtures.keys(&state, .function(10))
         try Golden.check(Fixtures.screen(state), named: "summary-unsaved-80x24", in: directory)
@@ -149,16 +147,25 @@ struct GoldenScreenTests {
         try Golden.check(Fixtures.styles(session), named: "help-session-80x24.style", in: directory)
     }
 
-    @Test func hostKeyDialogAt40x10ScrollsAboveItsButtons() throws {
+    /// At 40x10 the question, the field and the hint keep their rows and the message (the fingerprint) scrolls.
+    @Test func hostKeyQuestionAt40x10ScrollsItsMessageAboveTheQuestion() throws {
         var state = Fixtures.loaded(size: Size(width: 40, height: 10))
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .hostKey(
             host: "10.0.0.5", port: 22, type: "ssh-ed25519",
             fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
+        let first = Fixtures.screen(state).joined(separator: "\n")
+        #expect(first.contains("Trust it?") && first.contains("Enter: answer"), "\(first)")
         try Golden.check(Fixtures.screen(state), named: "hostkey-40x10", in: directory)
         try Golden.check(Fixtures.styles(state), named: "hostkey-40x10.style", in: directory)
         Fixtures.keys(&state, .down, .down)
+        let scrolled = Fixtures.screen(state).joined(separator: "\n")
+        #expect(scrolled.contains("SHA256:bJ3LN") && scrolled.contains("Trust it?"), "\(scrolled)")
         try Golden.check(Fixtures.screen(state), named: "hostkey-40x10-scrolled", in: directory)
+        // Scrolling stops at the message's end; typing still goes to the field.
+        Fixtures.keys(&state, .down, .down, .down, .down, .down, .down, .down, .down)
+        #expect(Fixtures.screen(state).contains { $0.contains("│ you. ") })
+        #expect(state.prompt?.top ?? 0 < 8)
     }
 
     @Test func helpAt40x10() throws {

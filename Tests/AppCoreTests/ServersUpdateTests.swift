@@ -87,6 +87,40 @@ struct ServersUpdateTests {
         #expect(state.shouldQuit)
     }
 
+    @Test func theFirstStartWithNoServersOffersToImportSSHConfigOnce() {
+        var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
+        let effects = Update.update(&state, .loaded(servers: [], checks: [:], settings: [:]))
+        #expect(effects.contains(.work(.findSSHConfigHosts)))
+        _ = Update.update(&state, .sshConfigHosts(["lab1", "lab2"]))
+        #expect(state.dialog?.purpose == .importSSHConfig)
+        #expect(Fixtures.screen(state).contains { $0.contains("Your ~/.ssh/config names 2 hosts: lab1, lab2.") })
+        // One key imports; the list is loaded again once it is done.
+        #expect(Fixtures.keys(&state, .character("i")) == [.work(.importSSHConfig)])
+        #expect(state.dialog == nil)
+        #expect(Update.update(&state, .sshConfigImported("Imported ~/.ssh/config: 2 added, 0 updated, 0 skipped."))
+                == [.load])
+        #expect(state.notice == "Imported ~/.ssh/config: 2 added, 0 updated, 0 skipped.")
+    }
+
+    @Test func declinedTheImportIsRememberedAndNotOfferedAgain() {
+        var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
+        _ = Update.update(&state, .loaded(servers: [], checks: [:], settings: [:]))
+        _ = Update.update(&state, .sshConfigHosts(["lab1"]))
+        #expect(Fixtures.keys(&state, .character("n")) == [.work(.declineSSHConfigImport)])
+        _ = Update.update(&state, .sshConfigHosts(["lab1"]))
+        #expect(Fixtures.keys(&state, .escape) == [.work(.declineSSHConfigImport)], "Esc answers no too")
+        var next = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
+        let effects = Update.update(&next, .loaded(servers: [], checks: [:],
+                                                   settings: [Update.sshConfigOfferSetting: "declined"]))
+        #expect(!effects.contains(.work(.findSSHConfigHosts)))
+        // Servers saved meanwhile, or a dialog already open: no offer.
+        var full = Fixtures.loaded()
+        #expect(!Update.update(&full, .loaded(servers: Fixtures.servers, checks: [:], settings: [:]))
+                    .contains(.work(.findSSHConfigHosts)))
+        _ = Update.update(&full, .sshConfigHosts(["lab1"]))
+        #expect(full.dialog == nil)
+    }
+
     @Test func autoconnectConnectsToTheNamedServerOnce() {
         var state = AppState(size: Size(width: 80, height: 24), now: Fixtures.now, localUser: "me")
         let effects = Update.update(&state, .loaded(servers: Fixtures.servers, checks: [:],

@@ -92,9 +92,7 @@ struct SessionSearchTests {
 
     @Test func aQuickConnectedHostIsOfferedForSavingWithWhatTheLoginUsed() throws {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character("n"))
-        Fixtures.type(&state, "root@lab.example:2222")
-        let effects = Fixtures.keys(&state, .enter)
+        let effects = Fixtures.quickConnect(&state, "root@lab.example:2222")
         #expect(effects.count == 1)
         _ = Update.update(&state, .connected(os: .linux, auth: .keyFile(path: "/home/me/.ssh/id_ed25519"),
                                              at: Fixtures.now))
@@ -120,9 +118,7 @@ struct SessionSearchTests {
 
     @Test func aPasswordLoginIsSavedAsPasswordAndASavedServerIsNotOfferedAgain() {
         var state = Fixtures.loaded()
-        Fixtures.keys(&state, .character("n"))
-        Fixtures.type(&state, "10.1.2.3")
-        Fixtures.keys(&state, .enter)
+        Fixtures.quickConnect(&state, "10.1.2.3")
         _ = Update.update(&state, .connected(os: nil, auth: .keyboardInteractive, at: Fixtures.now))
         Fixtures.keys(&state, .function(10))
         Fixtures.keys(&state, .character("s"))

@@ -1,12 +1,16 @@
 import Foundation
 import NetParsers
+import InteractiveShell
+import SSH
 import Testing
 import TUIKit
 @testable import AppCore
 
 @Suite("Connecting and sessions: update")
 struct SessionUpdateTests {
-    @Test func hostKeyQuestionBecomesADialogAndTheAnswerGoesBack() {
+    /// As OpenSSH, a new host key is trusted only by a typed answer: Enter alone (or any other word) answers
+    /// nothing; `yes` (or the fingerprint) saves it, `once` trusts it this time, `no` and Esc refuse.
+    @Test func anUnknownHostKeyIsTrustedOnlyByTypingYes() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
         _ = Update.update(&state, .connectStage("Verifying the host key"))
@@ -14,11 +18,33 @@ struct SessionUpdateTests {
         _ = Update.update(&state, .prompt(PromptRequest(id: 7, kind: .hostKey(host: "10.0.0.5", port: 22,
                                                                               type: "ssh-ed25519",
                                                                               fingerprint: "SHA256:abc"))))
-        #expect(state.dialog?.message.contains("SHA256:abc") == true)
-        #expect(Fixtures.keys(&state, .right, .enter) == [.answer(id: 7, .hostKey(.acceptOnce))])
-        _ = Update.update(&state, .prompt(PromptRequest(id: 8, kind: .hostKey(host: "h", port: 22, type: "t",
+        #expect(state.prompt?.message.contains("SHA256:abc") == true && state.prompt?.input.isMasked == false)
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "Enter alone trusts nothing")
+        #expect(Fixtures.screen(state).contains { $0.contains("Type yes, once or no") })
+        Fixtures.type(&state, "y")
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "nor does y")
+        Fixtures.type(&state, "es")
+        #expect(Fixtures.keys(&state, .enter) == [.answer(id: 7, .hostKey(.acceptAndSave))])
+        #expect(state.prompt == nil)
+        for (typed, decision) in [("once", HostKeyDecision.acceptOnce), ("NO", .reject), ("SHA256:abc", .acceptAndSave)] {
+            _ = Update.update(&state, .prompt(PromptRequest(id: 8, kind: .hostKey(host: "h", port: 22, type: "t",
+                                                                                  fingerprint: "SHA256:abc"))))
+            Fixtures.type(&state, typed)
+            #expect(Fixtures.keys(&state, .enter) == [.answer(id: 8, .hostKey(decision))], "\(typed)")
+        }
+        _ = Update.update(&state, .prompt(PromptRequest(id: 9, kind: .hostKey(host: "h", port: 22, type: "t",
                                                                               fingerprint: "f"))))
-        #expect(Fixtures.keys(&state, .escape) == [.answer(id: 8, .hostKey(.reject))])
+        #expect(Fixtures.keys(&state, .escape) == [.answer(id: 9, .hostKey(.reject))])
+    }
+
+    @Test func theHostKeyQuestionSaysWhenTheKeyIsKnownUnderAnotherName() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 7, kind: .hostKey(
+            host: "web1.example", port: 22, type: "ssh-ed25519", fingerprint: "SHA256:abc",
+            alsoKnownAs: ["10.0.0.5", "web1", "[web1]:2222", "a hashed name"]))))
+        #expect(state.prompt?.message.hasSuffix("This key is already known as 10.0.0.5, web1, [web1]:2222 and 1 more.")
+                    == true, "\(state.prompt?.message ?? "")")
     }
 
     @Test func passwordIsTypedIntoAMaskedField() {
@@ -107,6 +133,53 @@ struct SessionUpdateTests {
         #expect(session.commandsRun == 1)
     }
 
+    @Test func theHeaderSaysHowCommandsRunAndGivesWayFirstWhenShort() {
+        var state = Fixtures.inSession()
+        #expect(!Fixtures.screen(state)[0].contains("shell:"))
+        _ = Update.update(&state, .shellMode(.persistent, notice: nil))
+        #expect(Fixtures.screen(state)[0].hasSuffix("shell: persistent  connected 00:01:23 "), "\(Fixtures.screen(state)[0])")
+        _ = Update.update(&state, .shellMode(.onePerCommand(reason: "r"), notice: nil))
+        #expect(Fixtures.screen(state)[0].hasSuffix("shell: one per command  connected 00:01:23 "))
+        var narrow = Fixtures.inSession(size: Size(width: 50, height: 24))
+        _ = Update.update(&narrow, .shellMode(.onePerCommand(reason: "r"), notice: nil))
+        let header = Fixtures.screen(narrow)[0]
+        #expect(!header.contains("shell:") && header.hasSuffix("connected 00:01:23 "), "\(header)")
+    }
+
+    /// A notice (the shell was replaced, or there is none that lasts) is a line of the output, after the result
+    /// line, with what the server said shown and not obeyed.
+    @Test func aShellNoticeIsALineOfTheOutputShownNotObeyed() {
+        var state = Fixtures.inSession()
+        Fixtures.type(&state, "exit 3")
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .output(id: 1, bytes: Array("bye".utf8)))
+        _ = Update.update(&state, .commandFinished(id: 1, status: 3, signal: nil, at: Fixtures.now))
+        _ = Update.update(&state, .shellMode(.persistent, notice: "The shell ended (exit 3): a new one started; "
+                                             + "\u{1B}[2J reset"))
+        let session = try! #require(state.session)
+        let lines = (session.scrollback.firstLine..<session.scrollback.endLine).compactMap { session.scrollback[$0] }
+        #expect(lines.suffix(3) == ["bye", "[exit 3 · 0.00 s]",
+                                    "[The shell ended (exit 3): a new one started; ␛[2J reset]"],
+                "\(lines)")
+        #expect(session.shellMode == .persistent)
+    }
+
+    /// A notice that comes while an interactive shell's summary is shown (the shell was replaced meanwhile) goes to
+    /// the session the summary keeps, and the header says the mode once the session is back.
+    @Test func aShellNoticeUnderTheShellsSummaryReachesTheKeptSession() {
+        var state = Fixtures.inSession()
+        Fixtures.keys(&state, .function(8))
+        _ = Update.update(&state, .handedBack(.shell(ShellOutcome(end: .escape, duration: 2))))
+        #expect(state.screen.kind == .summary)
+        _ = Update.update(&state, .shellMode(.onePerCommand(reason: "r"), notice: "no new one"))
+        #expect(state.screen.kind == .summary)
+        Fixtures.keys(&state, .enter)
+        #expect(state.screen.kind == .session)
+        #expect(state.session?.shellMode == .onePerCommand(reason: "r"))
+        #expect(Fixtures.screen(state)[0].contains("shell: one per command"), "\(Fixtures.screen(state)[0])")
+        #expect(Fixtures.screen(state).contains { $0.contains("[no new one]") })
+    }
+
     @Test func escStopsTheRunningCommandAndLateOutputIsIgnored() {
         var state = Fixtures.inSession()
         Fixtures.type(&state, "sleep 100")
@@ -139,17 +212,13 @@ struct SessionUpdateTests {
 
     @Test func theDetectedSystemChoosesTheQuickCommandsAndAnUnknownOneIsLeftToThemToDetect() {
         var unknown = Fixtures.loaded()
-        Fixtures.keys(&unknown, .character("n"))
-        Fixtures.type(&unknown, "10.1.2.3")
-        Fixtures.keys(&unknown, .enter)
+        Fixtures.quickConnect(&unknown, "10.1.2.3")
         _ = Update.update(&unknown, .connected(os: nil, at: Fixtures.now))
         #expect(unknown.session?.os == "unknown OS")
         #expect(Fixtures.keys(&unknown, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .auto)])
 
         var bsd = Fixtures.loaded()
-        Fixtures.keys(&bsd, .character("n"))
-        Fixtures.type(&bsd, "10.1.2.4")
-        Fixtures.keys(&bsd, .enter)
+        Fixtures.quickConnect(&bsd, "10.1.2.4")
         _ = Update.update(&bsd, .connected(os: .bsd, at: Fixtures.now))
         #expect(bsd.session?.os == "bsd")
         #expect(Fixtures.keys(&bsd, .function(3)) == [.runQuick(id: 1, kind: .routes, os: .bsd)])

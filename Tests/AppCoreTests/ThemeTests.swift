@@ -4,12 +4,13 @@ import TUIKit
 import Testing
 @testable import AppCore
 
-/// The Servers screen's status column: one colour and text per check status, every status covered.
+/// The Servers screen's status column: one colour and text per check status, every status covered, in the words
+/// `essh check` and fleet runs print.
 @Suite struct ThemeTests {
     @Test func everyCheckStatusHasItsColourAndText() {
         let expected: [CheckStatus: (Color, String)] = [
-            .online: (.green, "online"), .notSSH: (.yellow, "not SSH"), .refused: (.red, "refused"),
-            .timeout: (.red, "timeout"), .unreachable: (.red, "unreachable"), .dnsError: (.red, "no such host"),
+            .online: (.green, "online"), .notSSH: (.yellow, "not-ssh"), .refused: (.red, "refused"),
+            .timeout: (.red, "timed-out"), .unreachable: (.red, "unreachable"), .dnsError: (.red, "dns-error"),
         ]
         #expect(Set(expected.keys) == Set(CheckStatus.allCases))
         for (status, (colour, text)) in expected {

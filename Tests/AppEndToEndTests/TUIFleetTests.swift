@@ -103,8 +103,43 @@ struct TUIFleetTests {
         #expect(try !tmux.screen().contains { $0.contains(servers.password) })
         try tmux.press("Enter")
         try tmux.waitFor(text: "3 servers: 3 ok in ")
-        try tmux.waitFor(text: "== keyed, pw1, pw2 (3 servers) · ok (exit 0)")
+        try tmux.waitFor(text: "== keyed, pw[1-2] (3 servers) · ok (exit 0)")
         try tmux.press("Escape")
+        try essh.quit()
+    }
+
+    /// The password servers' host keys are checked before the password is asked: with the only password server's
+    /// key unknown, nothing is asked, its row says host-key-unknown and its sentence gives the interface's way to
+    /// trust the key (not the command line's --host-key-policy).
+    @Test func noPasswordIsAskedForAServerWhoseHostKeyIsUnknown() throws {
+        let essh = try EsshInTmux(servers: [.init("keyed", host: "127.0.0.1"),
+                                            .init("newname", host: "localhost", login: .password)],
+                                  width: 140, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "newname")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 2 servers")
+        try tmux.type("echo ran")
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 host-key-unknown in ")
+        #expect(!screen.contains { $0.contains("Password for") }, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix("newname") && $0.contains("host-key-unknown") }, "\(screen)")
+        // The sentence is longer than the screen: newname's full output, scrolled sideways by half a screen at a
+        // time (so any 70 columns are whole in some view).
+        try tmux.press("Down", "Enter")
+        try tmux.waitFor(text: "newname: host-key-unknown")
+        var views = [try tmux.screen()]
+        let remedy = "press Enter on the server in the list"
+        for _ in 0..<6 where !views.last!.contains(where: { $0.contains(remedy) }) {
+            // Each view is taken once the key has moved it (a capture right after the key may come before it).
+            let before = views.last!
+            try tmux.press("Right")
+            views.append(try tmux.waitFor("the output to scroll sideways") { $0 != before })
+        }
+        #expect(views.contains { $0.contains { $0.contains(remedy) } }, "\(views)")
+        #expect(!views.contains { $0.contains { $0.contains("--host-key-policy") } }, "\(views)")
+        try tmux.press("Escape", "Escape")
         try essh.quit()
     }
 
@@ -122,8 +157,8 @@ struct TUIFleetTests {
         try tmux.waitFor(text: "Password for the")
         try tmux.type(servers.password)
         try tmux.press("Enter")
-        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 unreachable")
-        #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("unreachable") })
+        let screen = try tmux.waitFor(text: "2 servers: 1 ok, 1 auth-failed")
+        #expect(screen.contains { $0.hasPrefix("keyonly") && $0.contains("auth-failed") })
         #expect(screen.contains { $0.hasPrefix("pwsrv") && $0.contains(" ok ") })
         try tmux.press("Escape")
         try essh.quit()

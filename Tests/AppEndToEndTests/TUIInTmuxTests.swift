@@ -45,6 +45,22 @@ struct TUIInTmuxTests {
         #expect(list.out.contains("linux"))
     }
 
+    /// The same key already trusted under another name is named in the question, as OpenSSH's "This host key is
+    /// known by the following other names/addresses".
+    @Test func theHostKeyQuestionNamesTheSameKeysOtherNames() throws {
+        let servers = try TestServers.require()
+        let essh = try EsshInTmux(servers: [.init("alias", host: "localhost")], width: 120, height: 40)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "alias")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "This key is already known as [127.0.0.1]:\(servers.port), [127.0.0.2]:\(servers.port)")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Could not connect")
+        try tmux.press("Enter")
+        try essh.quit()
+    }
+
     @Test func unknownHostKeyIsAskedWithItsFingerprintAndRefusalSaysWhy() throws {
         let servers = try TestServers.require()
         let essh = try EsshInTmux(servers: [.box()], knownHosts: .empty)
@@ -57,10 +73,19 @@ struct TUIInTmuxTests {
         try tmux.waitFor(text: "Could not connect")
         try tmux.press("Enter", "Enter")
         try tmux.waitFor(text: servers.ed25519Fingerprint)
-        try tmux.press("a")
+        // As OpenSSH, Enter alone (or a letter) does not trust a new key: the answer is typed.
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Type yes, once or no")
+        try tmux.type("a")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Type yes, once or no")
+        #expect(((try? String(contentsOfFile: essh.knownHosts, encoding: .utf8)) ?? "").isEmpty, "nothing trusted yet")
+        try tmux.press("BSpace")
+        try tmux.type("yes")
+        try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
         let saved = (try? String(contentsOfFile: essh.knownHosts, encoding: .utf8)) ?? ""
-        #expect(!saved.isEmpty, "Accept and save wrote the key")
+        #expect(!saved.isEmpty, "yes saved the key")
         try tmux.press("C-d")
         try tmux.waitFor(text: "Time of connection:")
         try essh.quit()

@@ -16,7 +16,8 @@ struct TUIOutputMailTests {
         try tmux.press("Enter")
         try tmux.waitFor(text: "Type a command")
         try tmux.waitFor(text: "F6 Mail")
-        try tmux.type("printf 'Grüße\\nline2\\nline3\\n'; exit 4")
+        // `(exit 4)`: a plain `exit` would end the session's shell (and bash says "exit" on stderr).
+        try tmux.type("printf 'Grüße\\nline2\\nline3\\n'; (exit 4)")
         try tmux.press("Enter")
         try tmux.waitFor(text: "[exit 4")
 
@@ -40,7 +41,7 @@ struct TUIOutputMailTests {
         #expect(mail.header("Subject") == "\(marker) Größe")
         let text = try #require(mail.parts.first?.text)
         #expect(text.hasPrefix("Server:      box\nUser:        \(servers.user)\n"
-                               + "Command:     printf 'Grüße\\nline2\\nline3\\n'; exit 4\nExit status: 4 (failure)\n"))
+                               + "Command:     printf 'Grüße\\nline2\\nline3\\n'; (exit 4)\nExit status: 4 (failure)\n"))
         #expect(text.hasSuffix("\n\nGrüße\nline2\nline3\n"))
 
         // F7: saved under the default name, private; an existing name is refused.

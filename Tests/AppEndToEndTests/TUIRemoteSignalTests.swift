@@ -35,13 +35,14 @@ struct TUIRemoteSignalTests {
         let essh = try EsshInTmux.inSession()
         defer { essh.stop() }
         let tmux = essh.tmux
-        try tmux.enter("trap '' INT TERM; (\(RemoteProcesses.sleeper(marker)))")
-        #expect(RemoteProcesses.waitUntilRunning(marker, user: s.user, count: 2), "the command did not start")
+        // In a subshell: the session's shell lasts, and a `trap` of its own would stay for the next commands.
+        try tmux.enter("(trap '' INT TERM; \(RemoteProcesses.sleeper(marker)))")
+        #expect(RemoteProcesses.waitUntilRunning(marker, user: s.user), "the command did not start")
         try tmux.press("Escape")
         // Typed while the command is being stopped: the keys are drawn before it has ended.
         try tmux.type("typed-meanwhile")
         let meanwhile = try tmux.waitFor(text: "typed-meanwhile", timeout: 5)
-        let stillStopping = meanwhile.contains { $0.contains("running trap") }
+        let stillStopping = meanwhile.contains { $0.contains("running (trap") }
             && !meanwhile.contains { $0.contains("stopped (Esc)") }
         #expect(stillStopping, "the keys waited for the stop: \(meanwhile.joined(separator: "\n"))")
         try tmux.waitFor(text: "stopped (Esc)", timeout: 5)

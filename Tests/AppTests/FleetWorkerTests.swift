@@ -82,6 +82,38 @@ struct FleetWorkerTests {
         #expect(executor.stopped.withLock { $0 }, "waited until the server's command was stopped")
     }
 
+    /// Fails the check of `unknown` as an unknown host key, in the interface's words; the others pass.
+    struct CheckProbe: FleetExecutor {
+        func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                     cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+            throws(FleetFailure) -> CommandExit {
+            guard target.name != "unknown" else {
+                throw FleetFailure(.connect, SSHError(.hostKeyUnknown, "", "The host key of unknown is not known.",
+                                                      remedy: .confirmHostKey(knownHostsFile: "/kh")))
+            }
+            return CommandExit(status: 0, signal: nil)
+        }
+    }
+
+    @Test func theCheckBeforeThePasswordReportsByNameInTheInterfacesWords() {
+        let posted = Posted()
+        let worker = FleetWorker(post: posted.post, environment: ["HOME": "/nonexistent"], localUser: "me",
+                                 checkExecutor: CheckProbe())
+        worker.checkLogins(id: 3, targets: [target("web", auth: .agent), target("unknown", auth: .password),
+                                            target("db", auth: .password)],
+                           knownHosts: "", parallel: 4, timeout: 10)
+        let messages = posted.wait { $0.contains { if case .fleetChecked = $0 { true } else { false } } }
+        guard case .fleetChecked(3, let problems, let remaining)? = messages.last else {
+            Issue.record("expected fleetChecked: \(messages)")
+            return
+        }
+        #expect(remaining == 1)
+        #expect(problems.keys.sorted() == ["unknown"])
+        #expect(problems["unknown"]?.status == .hostKeyUnknown)
+        let sentence = problems["unknown"]?.message ?? ""
+        #expect(sentence.contains("press Enter on the server in the list") && !sentence.contains("--"), "\(sentence)")
+    }
+
     @Test func thePasswordGoesOnlyToServersThatLogInWithOne() {
         let targets = FleetWorker.fleetTargets([target("web", auth: .agent), target("db", auth: .password)],
                                                knownHosts: "", password: "s3cret", environment: ["HOME": "/h"],
@@ -91,6 +123,6 @@ struct FleetWorkerTests {
         #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "s3cret")
         let none = FleetWorker.fleetTargets([target("db", auth: .password)], knownHosts: "", password: nil,
                                             environment: ["HOME": "/h"], localUser: "me")
-        #expect(none[0].problem == "This server logs in with a password and none was given.")
+        #expect(none[0].problem == FleetTarget.Problem(.authFailed, "This server logs in with a password and none was given."))
     }
 }

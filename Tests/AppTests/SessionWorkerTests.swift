@@ -23,24 +23,37 @@ final class SessionWorkerTests {
         let output: [UInt8]
         let exit: CommandExit
         let keepaliveFails: Bool
+        /// What `start` answers (or throws).
+        let shell: Result<ShellMode, SSHError>
+        /// What `run` says about the shell before it returns.
+        let notice: ShellNotice?
         private let events = Mutex<[String]>([])
         var log: [String] { events.withLock { $0 } }
 
-        init(output: String = "", exit: CommandExit = CommandExit(status: 0, signal: nil), keepaliveFails: Bool = false) {
+        init(output: String = "", exit: CommandExit = CommandExit(status: 0, signal: nil), keepaliveFails: Bool = false,
+             shell: Result<ShellMode, SSHError> = .success(.persistent), notice: ShellNotice? = nil) {
             self.output = Array(output.utf8)
             self.exit = exit
             self.keepaliveFails = keepaliveFails
+            self.shell = shell
+            self.notice = notice
+        }
+
+        func start(cancel: Cancellation?) throws(SSHError) -> ShellMode {
+            events.withLock { $0.append("start shell") }
+            return try shell.get()
         }
 
         var isConnected: Bool { !log.contains("disconnect") }
         var loginMethod: LoginMethod { .password }
         var logDescription: String { "(127.0.0.1:22), SSH-2.0-Fake, host key SHA256:fake" }
 
-        func run(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?,
-                 stop: StopEscalation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
-            throws(SSHError) -> CommandExit {
+        func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
+                 notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit {
             events.withLock { $0.append("run \(command)") }
             self.output.withUnsafeBytes { output(.stdout, $0) }
+            if let said = self.notice { notice(said) }
             return exit
         }
 
@@ -102,7 +115,69 @@ final class SessionWorkerTests {
     }
 
     private static func isConnected(_ messages: [Message]) -> Bool {
-        messages.contains { if case .connected = $0 { true } else { false } }
+        messages.contains(where: isConnectedMessage)
+    }
+
+    private static func isConnectedMessage(_ message: Message) -> Bool {
+        if case .connected = message { true } else { false }
+    }
+
+    private static func shellModes(_ messages: [Message]) -> [(ShellMode, String?)] {
+        messages.compactMap { if case .shellMode(let mode, let notice) = $0 { (mode, notice) } else { nil } }
+    }
+
+    @Test func theShellStartsAfterConnectingAndTheHeaderLearnsItsMode() {
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: FakeSession()), posted)
+        worker.connect(target(), knownHosts: "")
+        let messages = posted.wait { !Self.shellModes($0).isEmpty }
+        let connected = messages.firstIndex(where: Self.isConnectedMessage)
+        let mode = messages.firstIndex { if case .shellMode = $0 { true } else { false } }
+        #expect(connected != nil && mode != nil && connected! < mode!)
+        #expect(Self.shellModes(messages).first?.0 == .persistent)
+        #expect(Self.shellModes(messages).first?.1 == nil)
+    }
+
+    @Test func withoutAShellThatLastsTheSessionSaysSoAndWhy() {
+        let posted = Posted()
+        let session = FakeSession(shell: .success(.onePerCommand(reason: "it ended at once (exit 1)")))
+        let worker = worker(FakeOpener(session: session), posted)
+        worker.connect(target(), knownHosts: "")
+        let said = Self.shellModes(posted.wait { !Self.shellModes($0).isEmpty }).first
+        #expect(said?.0 == .onePerCommand(reason: "it ended at once (exit 1)"))
+        #expect(said?.1 == "Each command runs in a shell of its own here, so cd and variables do not carry over: no "
+                + "shell that lasts (it ended at once (exit 1))")
+    }
+
+    @Test func aConnectionLostWhileTheShellStartsEndsTheSession() {
+        let posted = Posted()
+        let gone = SSHError(.disconnected, "eof", "The connection was closed by the server while starting the shell.")
+        let worker = worker(FakeOpener(session: FakeSession(shell: .failure(gone))), posted)
+        worker.connect(target(), knownHosts: "")
+        let lost = posted.wait { $0.contains { if case .connectionLost = $0 { true } else { false } } }
+        #expect(lost.contains(where: Self.isConnectedMessage))
+        #expect(lost.contains {
+            if case .connectionLost("The connection was closed by the server while starting the shell.", _) = $0 {
+                true
+            } else { false }
+        })
+        #expect(!lost.contains { if case .connectFailed = $0 { true } else { false } })
+    }
+
+    /// A notice (the shell ended, a fresh one started) comes after the command's result, so the output reads in order.
+    @Test func aShellNoticeFollowsTheCommandsResult() {
+        let notice = ShellNotice(text: "The shell ended (exit 3): a new one started; cd, variables, aliases are reset",
+                                 mode: .persistent)
+        let posted = Posted()
+        let worker = worker(FakeOpener(session: FakeSession(exit: CommandExit(status: 3, signal: nil), notice: notice)),
+                            posted)
+        worker.connect(target(), knownHosts: "")
+        posted.wait { !Self.shellModes($0).isEmpty }
+        worker.run(id: 2, command: "exit 3")
+        let messages = posted.wait { Self.shellModes($0).count == 2 }
+        let finished = messages.firstIndex { if case .commandFinished(2, 3, nil, _) = $0 { true } else { false } }
+        let said = messages.lastIndex { if case .shellMode(.persistent, notice.text?) = $0 { true } else { false } }
+        #expect(finished != nil && said != nil && finished! < said!, "\(messages)")
     }
 
     @Test func connectsRunsACommandAndDisconnects() {
@@ -112,7 +187,7 @@ final class SessionWorkerTests {
         worker.connect(target(), knownHosts: "")
         let messages = posted.wait(until: Self.isConnected)
         guard case .connectStage("Looking up the host")? = messages.first,
-              case .connected(nil, .password?, _)? = messages.last else {
+              case .connected(nil, .password?, _)? = messages.first(where: Self.isConnectedMessage) else {
             Issue.record("got \(messages)")
             return
         }
@@ -122,7 +197,7 @@ final class SessionWorkerTests {
         #expect(ran.contains { if case .commandFinished(4, 2, nil, _) = $0 { true } else { false } })
         worker.disconnect()
         worker.waitUntilIdle(seconds: 5)
-        #expect(session.log == ["run echo héllo", "disconnect"])
+        #expect(session.log == ["start shell", "run echo héllo", "disconnect"])
     }
 
     @Test func theOSIsDetectedWhenTheServerSaysAuto() {
@@ -132,7 +207,7 @@ final class SessionWorkerTests {
         worker.connect(target(os: .auto), knownHosts: "")
         let messages = posted.wait(until: Self.isConnected)
         #expect(messages.contains { if case .connectStage("Detecting the operating system") = $0 { true } else { false } })
-        guard case .connected(.linux, _, _)? = messages.last else {
+        guard case .connected(.linux, _, _)? = messages.first(where: Self.isConnectedMessage) else {
             Issue.record("got \(messages)")
             return
         }
@@ -190,7 +265,7 @@ final class SessionWorkerTests {
         worker.keepalive()
         let lost = posted.wait { $0.contains { if case .connectionLost = $0 { true } else { false } } }
         #expect(lost.contains { if case .connectionLost("The server stopped answering.", _) = $0 { true } else { false } })
-        #expect(session.log == ["shell", "keepalive"])
+        #expect(session.log == ["start shell", "shell", "keepalive"])
     }
 
     @Test func connectionOptionsFollowTheServerAndTheEnvironment() {

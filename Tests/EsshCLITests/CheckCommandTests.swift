@@ -47,7 +47,7 @@ import TestSupport
         #expect(byName["up"]?["host"] as? String == "127.0.0.1" && byName["up"]?["port"] as? Int == ssh.port)
         #expect(byName["mute"]?["status"] as? String == "not-ssh")
         #expect(byName["closed"]?["status"] as? String == "refused")
-        #expect(byName["dropped"]?["status"] as? String == "timeout")
+        #expect(byName["dropped"]?["status"] as? String == "timed-out")
         #expect(byName["dropped"]?["latency_ms"] is NSNull)
         #expect(byName["nxdomain"]?["status"] as? String == "dns-error")
         for (_, result) in byName {
@@ -75,7 +75,7 @@ import TestSupport
         let dir = try TempDir()
         defer { dir.cleanup() }
         let words: [(CheckStatus, String)] = [(.online, "online"), (.notSSH, "not-ssh"), (.refused, "refused"),
-                                              (.timeout, "timeout"), (.unreachable, "unreachable"),
+                                              (.timeout, "timed-out"), (.unreachable, "unreachable"),
                                               (.dnsError, "dns-error")]
         do {
             let inventory = try Inventory(path: dir.file("essh.db"))

@@ -95,6 +95,6 @@ import TestSupport
         let r = try essh(dir, ["exec", "--host-key-policy", "strict", "127.0.0.1:\(listener.port),", "--", "true"])
         #expect(r.status == 1, "\(r.err)")
         #expect(Date().timeIntervalSince(started) < 20, "the 1 s fleet.timeout applies, not the default 60 s")
-        #expect(r.err.contains("timed out"), "\(r.err)")
+        #expect(r.err.contains("timed-out"), "\(r.err)")
     }
 }

@@ -20,6 +20,24 @@ import TestSupport
     /// Whether the terminal put a clipboard write into a tmux buffer.
     func clipboard(_ tmux: TmuxSession) -> String? { try? tmux.tmux(["show-buffer"]) }
 
+    /// As OpenSSH, the question about an unknown key lists the names the same key is known by, and an empty
+    /// answer refuses it.
+    @Test func theHostKeyQuestionListsTheSameKeysOtherNames() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let essh = try EsshInTmux(arguments: "exec --known-hosts \(s.knownHosts) -i \(s.key("id_ed25519")) -p \(s.port) "
+                                      + "\(s.user)@localhost true", in: dir, width: 160)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "Are you sure you want to continue connecting")
+        let screen = try tmux.screen()
+        #expect(screen.contains("This host key is known by the following other names/addresses:"), "\(screen)")
+        #expect(screen.contains("    \(s.knownHosts):1: [127.0.0.1]:\(s.port)"), "\(screen)")
+        try tmux.press("Enter")
+        _ = try essh.waitForExit(255)
+    }
+
     @Test func escapeSequencesAreShownNotObeyedAndColoursPass() throws {
         let s = try TestServers.require()
         let essh = try EsshInTmux(arguments: "exec \(connection(s)) " + TmuxSession.shellQuoted(Self.hostile))

@@ -89,7 +89,7 @@ import TestSupport
                                     "\(target("127.0.0.1")),\(target("127.0.0.2"))", "--",
                                     RemoteProcesses.sleeper(marker)], timeout: 30)
         #expect(r.status == 1, "\(r.err)")
-        #expect(r.err.contains("2 timed out"), "\(r.err)")
+        #expect(r.err.contains("2 timed-out"), "\(r.err)")
         #expect(RemoteProcesses.waitUntilGone(marker, user: s.user), "still running on the server")
     }
 }

@@ -145,10 +145,10 @@ private typealias ExitStatus = CLI.ExitStatus
         let dir = try TempDir()
         defer { dir.cleanup() }
         let none = try essh(dir, ["exec", "--tag", "web", "--", "true"])
-        expectOneLine(none, .badInput, "No database at")
+        expectOneLine(none, .badInput, "There is no database at")
         #expect(try essh(dir, ["servers", "add", "a", "--host", "127.0.0.1", "--tag", "db"]).status == 0)
         let r = try essh(dir, ["exec", "--tag", "web", "--", "true"])
-        expectOneLine(r, .badInput, "No saved server has the tag web")
+        expectOneLine(r, .badInput, "No saved server has the tag 'web'")
         expectOneLine(try essh(dir, ["check", "tag:web"]), .badInput, "No saved server has the tag 'web'")
         expectOneLine(try essh(dir, ["servers", "rm", "nope"]), .badInput, "No saved server is named 'nope'")
     }

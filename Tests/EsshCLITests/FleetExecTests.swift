@@ -142,13 +142,50 @@ import TestSupport
         #expect(byName["web2"]?["status"] as? String == "failed" && byName["web2"]?["exit_status"] as? Int == 3)
         #expect(byName["web2"]?["stdout"] as? String == "two\n")
         #expect(byName["web3"]?["status"] as? String == "timed-out" && byName["web3"]?["exit_status"] is NSNull)
-        #expect(byName["closed"]?["status"] as? String == "unreachable")
+        #expect(byName["closed"]?["status"] as? String == "refused")
         #expect((byName["closed"]?["error"] as? String)?.contains("refused the connection") == true)
         #expect(byName["dropped"]?["status"] as? String == "timed-out")
-        #expect(byName["stranger"]?["status"] as? String == "unreachable")
+        #expect(byName["stranger"]?["status"] as? String == "auth-failed")
         #expect((byName["stranger"]?["error"] as? String)?.contains("Permission denied") == true)
         #expect((byName["web1"]?["duration_ms"] as? Int ?? -1) >= 0)
-        #expect(r.err.contains("6 servers: 1 ok, 1 failed, 2 timed out, 2 unreachable in "))
+        #expect(r.err.contains("6 servers: 1 ok, 1 failed, 2 timed-out, 1 refused, 1 auth-failed in "))
+    }
+
+    /// Each way of failing to connect or log in has its own status in the JSON, the summary and the grouped text;
+    /// all of these were "unreachable".
+    @Test func connectAndLoginFailuresHaveTheirOwnStatuses() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // A key the server does not accept.
+        try add(dir, ["stranger", "--host", "127.0.0.2", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_unauthorized")])
+        // known_hosts holds this server's key as [127.0.0.1]:port, not as localhost.
+        try add(dir, ["newname", "--host", "localhost", "--port", String(s.port), "--user", s.user,
+                      "--key", s.key("id_ed25519")])
+        try add(dir, ["nokey", "--host", "127.0.0.3", "--port", String(s.port), "--user", s.user,
+                      "--key", dir.file("no-such-key")])
+        try add(dir, ["closed", "--host", "127.0.0.1", "--port", String(try LoopbackListener.closedPort()),
+                      "--user", s.user, "--key", s.key("id_ed25519")])
+        try add(dir, ["nxdomain", "--host", "no-such-host.invalid", "--user", s.user, "--key", s.key("id_ed25519")])
+        let r = try essh(dir, ["exec", "--all", "--json", "--host-key-policy", "strict", "--known-hosts",
+                               s.knownHosts, "--", "true"])
+        #expect(r.status == 1, "\(r.err)")
+        let byName = try results(r)
+        let statuses = byName.mapValues { $0["status"] as? String ?? "" }
+        #expect(statuses == ["stranger": "auth-failed", "newname": "host-key-unknown", "nokey": "config-error",
+                             "closed": "refused", "nxdomain": "dns-error"], "\(r.out)")
+        #expect((byName["stranger"]?["error"] as? String)?.contains("Permission denied") == true)
+        let unknown = byName["newname"]?["error"] as? String ?? ""
+        #expect(unknown.contains("The same key is already known as [127.0.0.1]:\(s.port), [127.0.0.2]:\(s.port), "
+                                 + "[127.0.0.3]:\(s.port) and "), "\(unknown)")
+        #expect(unknown.contains(" more (in \(s.knownHosts))."), "\(unknown)")
+        #expect((byName["nokey"]?["error"] as? String)?.contains(dir.file("no-such-key")) == true)
+        #expect(r.err.contains("5 servers: 1 dns-error, 1 refused, 1 host-key-unknown, 1 auth-failed, "
+                               + "1 config-error in "), "\(r.err)")
+        let grouped = try essh(dir, ["exec", "--group", "--known-hosts", s.knownHosts, "newname,stranger", "true"])
+        #expect(grouped.out.contains("== newname · host-key-unknown\n") && grouped.out.contains("== stranger · auth-failed\n"),
+                "\(grouped.out)")
     }
 
     @Test func groupedOutputShowsIdenticalOutputOnceWithItsServers() throws {
@@ -159,9 +196,9 @@ import TestSupport
         let r = try essh(dir, ["exec", "--group", "--known-hosts", s.knownHosts, "web1,web2,web3,closed", "uname -s"])
         #expect(r.status == 1)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "== web1, web2, web3 (3 servers) · ok (exit 0)")
+        #expect(lines.first == "== web[1-3] (3 servers) · ok (exit 0)")
         #expect(lines[1] == "Linux")
-        #expect(lines[2] == "== closed · unreachable")
+        #expect(lines[2] == "== closed · refused")
         #expect(lines[3].hasPrefix("essh: 127.0.0.1 refused the connection"))
     }
 
@@ -192,7 +229,7 @@ import TestSupport
         let one = try essh(dir, ["exec", "--json", "--connect-timeout", "1", "--timeout", "30", "--known-hosts",
                                  dir.file("known_hosts"), "127.0.0.1:\(full.port)", "--", "true"])
         let item = try results(one)["127.0.0.1:\(full.port)"]
-        #expect(item?["status"] as? String == "unreachable", "\(one.out) \(one.err)")
+        #expect(item?["status"] as? String == "timed-out", "\(one.out) \(one.err)")
         let error = item?["error"] as? String ?? ""
         #expect(!error.contains("No result within 30 s") && !error.isEmpty, "\(error)")
     }
@@ -231,9 +268,9 @@ import TestSupport
         let noCommand = try essh(dir, ["exec", "--all"])
         #expect(noCommand.status != 0 && noCommand.err.contains("Give the command to run after --"))
         let noTag = try essh(dir, ["exec", "--tag", "nope", "--", "true"])
-        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag nope"))
+        #expect(noTag.status != 0 && noTag.err.contains("No saved server has the tag 'nope'"))
         let both = try essh(dir, ["exec", "--all", "web1", "--", "true"])
-        #expect(both.status != 0 && both.err.contains("--all and --tag pick the servers themselves"))
+        #expect(both.status != 0 && both.err.contains("--all, --tag and --hosts-file pick the servers themselves"))
         let parallel = try essh(dir, ["exec", "--parallel", "0", "--all", "--", "true"])
         #expect(parallel.status != 0 && parallel.err.contains("--parallel 0"))
     }
@@ -263,7 +300,7 @@ import TestSupport
         #expect(byName.count == 400)
         let refused = byName.values.filter { ($0["error"] as? String)?.contains("refused the connection") == true }
         #expect(refused.count == 400, "\(byName.values.compactMap { $0["error"] as? String }.filter { !$0.contains("refused") }.prefix(3))")
-        #expect(r.err.contains("400 servers: 400 unreachable in "))
+        #expect(r.err.contains("400 servers: 400 refused in "))
     }
 
     @Test func onePasswordFileServesEveryPasswordServerAndNothingIsAsked() throws {
@@ -283,7 +320,46 @@ import TestSupport
         // Without it (and no terminal to ask once on) each server says why, and the run does not stop to ask.
         let none = try essh(dir, ["exec", "--all", "--known-hosts", s.knownHosts, "--", "id -un"])
         #expect(none.status == 1)
-        #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 unreachable"))
+        #expect(none.err.contains("pw1: essh: ") && none.err.contains("2 servers: 2 auth-failed"))
+    }
+
+    /// Host keys are checked before the password is asked: when no server that logs in with a password is left
+    /// (here both keys are unknown), nothing is asked and each says why.
+    @Test func noPasswordIsAskedWhenNoPasswordServerIsLeftAfterTheHostKeyCheck() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let essh = try EsshInTmux(servers: [.init("pw1", host: "127.0.0.1", login: .password),
+                                            .init("pw2", host: "127.0.0.2", login: .password)],
+                                  arguments: "exec --all -- echo ran", knownHosts: .empty, in: dir, width: 120)
+        defer { essh.stop() }
+        let screen = try essh.waitForExit(1, timeout: 30)
+        #expect(!screen.contains { $0.contains("Password for") }, "\(screen)")
+        #expect(screen.contains { $0.contains("2 servers: 2 host-key-unknown in ") }, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix("pw1: essh: The host key of [127.0.0.1]:\(s.port) is not known") },
+                "\(screen)")
+    }
+
+    /// With one password server trusted and one not, the password is asked once, for the one left, and used there;
+    /// the other keeps what the check found.
+    @Test func thePasswordIsAskedOnlyForTheServersLeftAfterTheCheck() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        // known_hosts trusts 127.0.0.1's key only under that address; "localhost" is unknown.
+        let essh = try EsshInTmux(servers: [.init("known", host: "127.0.0.1", login: .password),
+                                            .init("newname", host: "localhost", login: .password)],
+                                  arguments: "exec --all --json -- echo ran", in: dir, width: 160)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "Password for the servers that log in with a password:")
+        try tmux.type(s.password)
+        try tmux.press("Enter")
+        let screen = try essh.waitForExit(1, timeout: 30)
+        let text = screen.joined()
+        #expect(text.contains(#""name":"known","status":"ok""#), "\(screen)")
+        #expect(text.contains(#""name":"newname","status":"host-key-unknown""#), "\(screen)")
+        #expect(!text.contains(s.password))
     }
 
     @Test func thePasswordGoesOnlyToPasswordServersAndNamedDestinationsNeverToKeyServers() throws {
@@ -306,7 +382,7 @@ import TestSupport
         let byName = try results(r)
         #expect(byName["pwsrv"]?["status"] as? String == "ok" && byName["pwsrv"]?["stdout"] as? String == "logged-in\n")
         #expect(byName[adHoc]?["status"] as? String == "ok", "\(byName[adHoc] ?? [:])")
-        #expect(byName["keyonly"]?["status"] as? String == "unreachable")
+        #expect(byName["keyonly"]?["status"] as? String == "auth-failed")
         let error = byName["keyonly"]?["error"] as? String ?? ""
         #expect(error.contains("Permission denied") && !error.contains("password (") && !error.contains("keyboard"),
                 "\(error)")
@@ -359,10 +435,10 @@ import TestSupport
         let r = try essh(dir, ["exec", "--tag", "web", "--group", "--mail", "essh-test@\(host)", "--subject", marker,
                                "--known-hosts", s.knownHosts, "--", "echo same"])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.hasPrefix("== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        #expect(r.out.hasPrefix("== web[1-3] (3 servers) · ok (exit 0)\nsame\n"))
         let mail = try MailInspector.parse(try MailInspector.delivered(to: "essh-test", marker: marker))
         let text = try #require(mail.parts.first?.text)
         #expect(text.hasPrefix("Command: echo same\n3 servers: 3 ok in "))
-        #expect(text.hasSuffix("\n== web1, web2, web3 (3 servers) · ok (exit 0)\nsame\n"))
+        #expect(text.hasSuffix("\n== web[1-3] (3 servers) · ok (exit 0)\nsame\n"))
     }
 }

@@ -66,10 +66,10 @@ import TestSupport
             #expect(routes.allSatisfy { $0["destination"] is String && $0.keys.contains("src") })
         }
         let closed = try #require(byName["closed"])
-        #expect(closed["status"] as? String == "unreachable" && closed["routes"] is NSNull, "\(closed)")
+        #expect(closed["status"] as? String == "refused" && closed["routes"] is NSNull, "\(closed)")
         #expect((closed["error"] as? String)?.isEmpty == false)
         #expect(r.err.contains("closed: essh: "), "\(r.err)")
-        #expect(r.err.contains("4 servers: 3 ok, 1 unreachable"), "\(r.err)")
+        #expect(r.err.contains("4 servers: 3 ok, 1 refused"), "\(r.err)")
     }
 
     @Test func namesAndBadCombinationsAreRefusedClearly() throws {
@@ -84,9 +84,9 @@ import TestSupport
         let cases: [([String], String)] = [
             (["net", "--tag", "web"], "Say what to show"),
             (["net", "--tag", "web", "web1", "routes"], "give only what to show"),
-            (["net", "--all", "--tag", "web", "routes"], "--all or --tag, not both"),
+            (["net", "--tag", "web", "--exclude", "nothing", "routes"], "'!nothing' excludes nothing"),
             (["net", "--tag", "web", "--raw", "routes"], "--raw is for one server"),
-            (["net", "--tag", "nothing", "routes"], "No saved server has the tag nothing"),
+            (["net", "--tag", "nothing", "routes"], "No saved server has the tag 'nothing'"),
             (["net", "web1", "routes", "--parallel", "2"], "--parallel is for several servers"),
         ]
         for (args, message) in cases {

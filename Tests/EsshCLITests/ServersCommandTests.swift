@@ -134,6 +134,69 @@ import TestSupport
         #expect(try listJSON(dir).count == 3)
     }
 
+    /// `--host user@host:port` and `ssh://user@host:port` are split into the three, not saved as a host name (and
+    /// `ssh://user` is no user); a user or port that contradicts --user/--port is refused with a sentence.
+    @Test func addSplitsUserHostAndPortAndRefusesConflicts() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let plain = try essh(dir, ["servers", "add", "a", "--host", "alice@h.lan:2222"])
+        #expect(plain.status == 0 && plain.out == "Saved a (alice@h.lan:2222).\n", "\(plain.err)")
+        #expect(try essh(dir, ["servers", "add", "b", "--host", "ssh://bob@[2001:db8::1]:2200"]).status == 0)
+        #expect(try essh(dir, ["servers", "add", "c", "--host", "ssh://web.lan/", "--port", "2022"]).status == 0)
+        #expect(try essh(dir, ["servers", "add", "d", "--host", "dee@d.lan:22", "--user", "dee"]).status == 0)
+        #expect(try listJSON(dir).map(address) == [
+            ["h.lan", "alice", "2222"], ["2001:db8::1", "bob", "2200"], ["web.lan", "-", "2022"],
+            ["d.lan", "dee", "22"],
+        ])
+        let refused: [([String], String)] = [
+            (["servers", "add", "e", "--host", "alice@h", "--user", "bob"],
+             "'alice@h' names the user alice, but --user says bob: give the user once."),
+            (["servers", "add", "e", "--host", "h:2222", "--port", "22"],
+             "'h:2222' names the port 2222, but --port says 22: give the port once."),
+            (["servers", "add", "e", "--host", "ssh://h/etc"], "is not an address: an ssh:// address names no path"),
+            (["servers", "edit", "a", "--host", "x@h", "--user", "y"], "names the user x, but --user says y"),
+        ]
+        for (args, message) in refused {
+            let r = try essh(dir, args)
+            #expect(r.status == 2 && r.err.contains(message), "\(args): \(r.err)")
+        }
+        #expect(try listJSON(dir).count == 4)
+        #expect(try essh(dir, ["servers", "edit", "a", "--host", "ssh://carol@h2.lan"]).status == 0)
+        #expect(try listJSON(dir).first.map(address) == ["h2.lan", "carol", "2222"])
+    }
+
+    /// A listed server's host, user and port as text ("-" for none).
+    private func address(_ server: [String: Any]) -> [String] {
+        ["host", "user", "port"].map { key in server[key].flatMap { $0 is NSNull ? nil : "\($0)" } ?? "-" }
+    }
+
+    /// Nothing imported is silently wrong: a host behind a jump host is not saved as a direct host, a bad Port is
+    /// skipped, both are counted and said with why; options eSSH does not use are named per host, once.
+    @Test func importSkipsAndCountsWhatItCannotUseAndNamesUnusedOptions() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try """
+            Host inner
+                HostName 10.0.0.5
+                ProxyJump bastion
+            Host badport
+                Port 70000
+            Host web01 web02
+                LocalForward 8080 localhost:80
+                ForwardAgent yes
+            Host plain
+                HostName plain.lan
+            """.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let r = try essh(dir, ["servers", "import-ssh-config", dir.file("config")])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "Imported \(dir.file("config")): 3 added, 0 updated, 0 unchanged, 2 skipped, "
+                + "2 with options eSSH does not use.\n")
+        #expect(r.err.contains("essh: skipped inner: it is reached through the jump host bastion (ProxyJump, "))
+        #expect(r.err.contains("essh: skipped badport: its Port '70000' ("))
+        #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): LocalForward, ForwardAgent\n"))
+        #expect(try listJSON(dir).map { $0["name"] as? String } == ["plain", "web01", "web02"])
+    }
+
     @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

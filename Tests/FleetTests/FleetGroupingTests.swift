@@ -40,6 +40,15 @@ import Testing
         #expect(groups.map(\.names) == [["b", "c"]])
     }
 
+    /// dshbak -c's habit: twenty numbered servers with one output are one short heading, not twenty names.
+    @Test func aGroupHeadingFoldsNumberedNamesIntoRanges() {
+        var results = (1...20).map { result("web" + ($0 < 10 ? "0\($0)" : "\($0)"), .ok, exit: 0, out: "up\n") }
+        results += [result("db1", .ok, exit: 0, out: "up\n"), result("db2", .ok, exit: 0, out: "up\n"),
+                    result("mail", .ok, exit: 0, out: "up\n")]
+        let group = FleetGroup.group(results)[0]
+        #expect(FleetReport.heading(group) == "== web[01-20], db[1-2], mail (23 servers) · ok (exit 0)")
+    }
+
     @Test func theGroupedTextShowsEachOutputOnceWithItsServers() {
         let text = FleetReport.grouped([
             result("web1", .ok, exit: 0, out: "Linux\n"),
@@ -48,7 +57,7 @@ import Testing
             result("down", .unreachable, error: "down refused the connection."),
         ])
         #expect(text == """
-            == web1, web2 (2 servers) · ok (exit 0)
+            == web[1-2] (2 servers) · ok (exit 0)
             Linux
             == db1 · failed (exit 1)
             half
@@ -66,11 +75,11 @@ import Testing
         ], elapsed: 2.04)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "Command: uname")
-        #expect(lines[1] == "2 servers: 1 ok, 1 timed out in 2.0 s")
+        #expect(lines[1] == "2 servers: 1 ok, 1 timed-out in 2.0 s")
         #expect(lines[3] == "SERVER  STATUS       EXIT  TIME")
         #expect(lines[4] == "web1    ok           0     0.2 s")
-        #expect(lines[5] == "down    timed out    -     0.2 s")
-        #expect(text.hasSuffix("== down · timed out\nessh: No result within 2 s (still connecting).\n"))
+        #expect(lines[5] == "down    timed-out    -     0.2 s")
+        #expect(text.hasSuffix("== down · timed-out\nessh: No result within 2 s (still connecting).\n"))
     }
 
     @Test func summaryCountsEveryStatus() {
@@ -81,6 +90,18 @@ import Testing
         #expect(summary.line(elapsed: 1.234) == "5 servers: 2 ok, 1 failed, 1 unreachable, 1 cancelled in 1.2 s")
         #expect(!summary.allOK)
         #expect(FleetSummary([result("a", .ok, exit: 0)]).allOK)
+    }
+
+    @Test func summaryAndTableUseOneWordPerStatusAndCutNone() {
+        let results = [
+            result("a", .ok, exit: 0), result("b", .hostKeyUnknown, error: "unknown"),
+            result("c", .authFailed, error: "denied"), result("d", .timedOut), result("e", .dnsError),
+        ]
+        #expect(FleetSummary(results).line()
+            == "5 servers: 1 ok, 1 timed-out, 1 dns-error, 1 host-key-unknown, 1 auth-failed")
+        let table = FleetReport.text(command: "x", results: results, elapsed: nil).split(separator: "\n")
+        #expect(table[2] == "SERVER  STATUS            EXIT  TIME")
+        #expect(table[4].hasPrefix("b       host-key-unknown  -     "))
     }
 
     @Test func jsonHasEveryKeyWithNullsAndReplacesInvalidUTF8() throws {

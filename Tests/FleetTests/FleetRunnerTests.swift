@@ -23,19 +23,19 @@ import Testing
         clock.advance(by: 0.3)
         let results = run.value
         #expect(results.map(\.name) == ["ok", "bad", "down", "slow"])
-        #expect(results.map(\.status) == [.ok, .failed, .unreachable, .timedOut])
+        #expect(results.map(\.status) == [.ok, .failed, .refused, .timedOut])
         #expect(results[0].exitStatus == 0 && results[0].stdoutText == "hello\n" && results[0].error == nil)
         #expect(results[1].exitStatus == 3 && results[1].stderrText == "oops\n")
         #expect(results[2].exitStatus == nil && results[2].error == "down refused the connection.")
         #expect(results[3].exitStatus == nil && results[3].error?.contains("No result within 0.3 s") == true)
     }
 
-    @Test func aConnectTimeoutBeforeTheDeadlineKeepsItsOwnSentenceAndIsUnreachable() {
+    @Test func aConnectTimeoutBeforeTheDeadlineKeepsItsOwnSentenceAndIsTimedOut() {
         let sentence = "127.0.0.1 did not answer within 2 s (connecting)."
         let fake = FakeExecutor(behaviours: ["silent": .connectError(SSHError(.timedOut, "", sentence))])
         let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30), clock: ManualClock())
             .run([target("silent")], command: "x")
-        #expect(results[0].status == .unreachable)
+        #expect(results[0].status == .timedOut)
         #expect(results[0].error == sentence)
         // The target's own connect timeout (10 s) was shorter than its 30 s: passed as it was.
         #expect(fake.calls.all == ["silent 10.0"])
@@ -159,14 +159,47 @@ import Testing
         #expect(results[0].stdout.count == 10 && results[0].truncated)
     }
 
-    @Test func aTargetWithAProblemIsUnreachableWithoutTrying() {
+    @Test func aTargetWithAProblemHasItsStatusWithoutTrying() {
         let fake = FakeExecutor(behaviours: [:])
         var t = target("nokey")
-        t.problem = "The key file /x does not exist."
+        t.problem = FleetTarget.Problem(.configError, "The key file /x does not exist.")
         let results = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 5), clock: ManualClock())
             .run([t], command: "x")
-        #expect(results[0].status == .unreachable && results[0].error == "The key file /x does not exist.")
+        #expect(results[0].status == .configError && results[0].error == "The key file /x does not exist.")
         #expect(fake.gauge.maximum == 0)
+    }
+
+    /// Each way connecting or logging in fails has its own status, no longer `unreachable` for all of them.
+    @Test func connectFailuresHaveTheirOwnStatuses() {
+        let kinds: [(String, SSHError.Kind, FleetStatus)] = [
+            ("nxdomain", .nameNotFound, .dnsError), ("closed", .refused, .refused),
+            ("noroute", .unreachable, .unreachable), ("http", .notSSH, .notSSH),
+            ("stranger", .hostKeyUnknown, .hostKeyUnknown), ("declined", .hostKeyRejected, .hostKeyUnknown),
+            ("mitm", .hostKeyChanged, .hostKeyChanged), ("revoked", .hostKeyRevoked, .hostKeyRevoked),
+            ("denied", .authenticationFailed, .authFailed), ("nokey", .keyFile, .configError),
+            ("kh", .knownHostsFile, .configError), ("old", .noCommonAlgorithm, .connectFailed),
+            ("gone", .disconnected, .connectFailed),
+        ]
+        var behaviours: [String: FakeExecutor.Behaviour] = [:]
+        for (name, kind, _) in kinds { behaviours[name] = .connectError(SSHError(kind, "", "\(name) failed.")) }
+        let results = FleetRunner(executor: FakeExecutor(behaviours: behaviours),
+                                  options: .init(parallel: 4, timeout: 30), clock: ManualClock())
+            .run(kinds.map { target($0.0) }, command: "x")
+        #expect(results.map(\.status) == kinds.map(\.2))
+        #expect(results.map(\.error) == kinds.map { "\($0.0) failed." })
+        #expect(results.allSatisfy { $0.status.isConnectFailure })
+    }
+
+    @Test func theFrontEndWordsTheSessionsErrors() {
+        let error = SSHError(.hostKeyUnknown, "", "The host key of h is not known.",
+                             remedy: .confirmHostKey(knownHostsFile: "/kh"))
+        let fake = FakeExecutor(behaviours: ["h": .connectError(error)])
+        let cli = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30), clock: ManualClock())
+            .run([target("h")], command: "x")
+        #expect(cli[0].error?.contains("--host-key-policy ask") == true)
+        let own = FleetRunner(executor: fake, options: .init(parallel: 1, timeout: 30, describe: { $0.situation + " (own)" }),
+                              clock: ManualClock()).run([target("h")], command: "x")
+        #expect(own[0].error == "The host key of h is not known. (own)")
     }
 
     @Test func askPolicyBecomesStrictInAFleet() {

@@ -113,7 +113,7 @@ import Testing
             #expect(limited.status == .timedOut && limited.message == "No result within 3 s (still connecting).")
             let own = TargetLifecycle.classify(timedOut, deadlinePassed: fired, connectLimitedByDeadline: false,
                                                timeout: 3)
-            #expect(own.status == .unreachable && own.message == "Connecting to h port 22 timed out after 3 s: …")
+            #expect(own.status == .timedOut && own.message == "Connecting to h port 22 timed out after 3 s: …")
         }
     }
 
@@ -136,7 +136,7 @@ import Testing
 
     @Test func otherErrorsKeepTheirSentence() {
         #expect(TargetLifecycle.classify(failure(.connect, .refused, "refused"), deadlinePassed: false,
-                                         connectLimitedByDeadline: true, timeout: 3) == (.unreachable, "refused"))
+                                         connectLimitedByDeadline: true, timeout: 3) == (.refused, "refused"))
         #expect(TargetLifecycle.classify(failure(.command, .disconnected, "gone"), deadlinePassed: false,
                                          connectLimitedByDeadline: false, timeout: 3) == (.failed, "gone"))
         #expect(TargetLifecycle.classify(failure(.command, .timedOut, "silent"), deadlinePassed: false,

@@ -44,7 +44,7 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 TARGETS=(netparsers sshconfig knownhosts banner destination mail sanitizer)
 declare -A ABOUT=(
     [netparsers]="every NetParsers parser on the same bytes, then the table and the JSON"
-    [sshconfig]="the ssh_config reader (Include through an in-memory source)"
+    [sshconfig]="the ssh_config reader (Include through an in-memory source) and its lookup of one name"
     [knownhosts]="known_hosts lines, host pattern lists, hashed names, wildcards against a reference"
     [banner]="the check's SSH banner verdict and the KEXINIT reader, whole and in chunks"
     [destination]="DEST as [user@]host[:port], its known_hosts name"
@@ -82,7 +82,8 @@ declare -A SOURCES=(
     [Mail]="Sources/Mail/*.swift"
     [Reachability]="Sources/Reachability/*.swift"
     [Inventory]="Sources/Inventory/SSHConfigReader.swift Sources/Inventory/SSHConfigSource.swift
-        Sources/Inventory/SSHConfigHost.swift Sources/Inventory/PathExpansion.swift
+        Sources/Inventory/SSHConfigHost.swift Sources/Inventory/SSHConfigLookup.swift
+        Sources/Inventory/SSHConfigReader+Lookup.swift Sources/Inventory/PathExpansion.swift
         Sources/Inventory/AlgorithmChoices.swift Sources/Inventory/InventoryError.swift"
     [SSH]="Sources/SSH/KnownHosts.swift Sources/SSH/HostKey.swift Sources/SSH/SSHError.swift
         Sources/SSH/Destination.swift Sources/SSH/KexInit.swift Sources/SSH/Algorithms.swift Sources/SSH/SSHLibrary.swift"

@@ -148,11 +148,57 @@ private final class CountingSource: SSHConfigSource, Sendable {
         #expect(result.hosts.first?.identityFile == "/home/u/.ssh/u-remote@t.example-t-2200-100%-%C")
     }
 
-    @Test func anInvalidPortSkipsTheHostWithAWarning() throws {
+    /// A bad Port is a host skipped (and counted as such by the import), not a line warning.
+    @Test func anInvalidPortSkipsTheHostWithTheReason() throws {
         let result = try read(["/home/u/.ssh/config": "Host bad\n    Port 99999\nHost good\n"])
         #expect(result.hosts.map(\.alias) == ["good"])
-        #expect(result.warnings.count == 1)
-        #expect(result.warnings.first?.contains("/home/u/.ssh/config:2") == true)
+        #expect(result.warnings.isEmpty)
+        #expect(result.skipped
+                == [.init(alias: "bad", reason: "its Port '99999' (/home/u/.ssh/config:2) is not 1-65535")])
+    }
+
+    /// Until eSSH can go through a jump host, a host behind one is not imported as a direct host (which would
+    /// connect somewhere the config never meant), and says why.
+    @Test func aHostBehindAJumpOrAProxyCommandIsSkippedWithTheReason() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host inner
+                HostName 10.0.0.5
+                ProxyJump admin@bastion:2222
+            Host piped
+                ProxyCommand ssh -W %h:%p gw
+            Host direct
+                ProxyJump none
+            Host *.behind
+                ProxyJump bastion
+            Host db.behind
+            """])
+        #expect(result.hosts.map(\.alias) == ["direct"])
+        #expect(result.skipped.map(\.alias) == ["inner", "piped", "db.behind"])
+        #expect(result.skipped[0].reason == "it is reached through the jump host admin@bastion:2222 (ProxyJump, "
+                + "/home/u/.ssh/config:3); eSSH cannot connect through a jump host yet")
+        #expect(result.skipped[1].reason.hasPrefix("it is reached through a ProxyCommand (/home/u/.ssh/config:5)"))
+    }
+
+    /// Options that eSSH does not use are named with each host they apply to, once each, as first written.
+    @Test func optionsESSHDoesNotUseAreListedPerHostOnce() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host a
+                LocalForward 8080 localhost:80
+                forwardagent yes
+                LocalForward 8443 localhost:443
+                IdentityFile ~/.ssh/one
+                IdentityFile ~/.ssh/two
+            Host b
+                HostName b.lan
+            Host *
+                ServerAliveInterval 60
+                User me
+            """])
+        #expect(result.hosts.map(\.unusedOptions) == [
+            ["LocalForward", "forwardagent", "ServerAliveInterval", "IdentityFile (all but the first)"],
+            ["ServerAliveInterval"],
+        ])
+        #expect(result.hosts[0].identityFile == "/home/u/.ssh/one")
     }
 
     @Test func anUnreadableTopFileIsAClearError() {

@@ -88,6 +88,6 @@ import TestSupport
         o.connectTimeout = 3
         let e = sshError { _ = try connect(s, o) }
         #expect(e != nil)
-        #expect(e?.kind == .protocolError || e?.kind == .disconnected)
+        #expect(e?.kind == .notSSH || e?.kind == .disconnected)
     }
 }

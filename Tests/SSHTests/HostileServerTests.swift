@@ -19,7 +19,7 @@ import TestSupport
         defer { peer.close() }
         let started = Date()
         let e = sshError { _ = try SSHSession.connect(options(port: peer.port, timeout: 10)) }
-        #expect(e?.kind == .protocolError)
+        #expect(e?.kind == .notSSH)
         #expect(e?.message.contains("does not speak SSH") == true, "\(String(describing: e?.message))")
         #expect(e?.message.contains("without a line break") == true)
         #expect(Date().timeIntervalSince(started) < 5, "bounded by bytes, long before the 10 s timeout")
@@ -46,6 +46,23 @@ import TestSupport
         let c = sshError { _ = try SSHSession.connect(options(port: peer.port, timeout: 30), cancel: cancel) }
         #expect(c?.kind == .cancelled)
         #expect(Date().timeIntervalSince(cancelledAt) < 2)
+    }
+
+    /// Messages read as sentences: "during the handshake" (it said "while handshake"), "1 other line" (it said
+    /// "1 other lines").
+    @Test func timeoutSentencesAreGrammatical() throws {
+        let mute = try LoopbackListener(.sends("SSH-2.0-Mute_1.0"))
+        defer { mute.close() }
+        let handshake = sshError { _ = try SSHSession.connect(options(port: mute.port, timeout: 1)) }
+        #expect(handshake?.kind == .timedOut)
+        #expect(handshake?.message == "The server did not answer within 1 s during the handshake.",
+                "\(String(describing: handshake?.message))")
+        let chatty = try LoopbackListener(.sends("hello there"))
+        defer { chatty.close() }
+        let identification = sshError { _ = try SSHSession.connect(options(port: chatty.port, timeout: 1)) }
+        #expect(identification?.message.contains("(only 1 other line)") == true,
+                "\(String(describing: identification?.message))")
+        #expect(SessionIO.when("opening a channel") == "while opening a channel")
     }
 
     /// RFC 4253 §4.2: lines before `SSH-` are allowed; a real sshd behind a relay that adds them is logged into.

@@ -80,6 +80,59 @@ import TUIKit
         #expect(cursor.map { lines[$0.y].contains("*") } == true)
     }
 
+    /// A message (a host key's fingerprint) goes above the question, whole; a problem with the last answer takes the
+    /// hint's place, in its own style.
+    @Test func aQuestionBoxCarriesAMessageAboveTheQuestionAndAProblemInPlaceOfTheHint() {
+        var buffer = Buffer(width: 60, height: 16)
+        let fingerprint = "SHA256:ayM+GOKAw8kgtZu625qoSAfulA8VYBgO1+5+mxrc2TM"
+        let box = QuestionBox(title: "Unknown host key", question: "Trust it? Type yes, once or no:",
+                              hint: "Enter: answer   Esc: refuse",
+                              message: "Its ssh-ed25519 key has the fingerprint \(fingerprint).\nThis key is already "
+                                  + "known as web1.", problem: "Type yes, once or no (Esc refuses the key).", width: 76,
+                              problemStyle: Style(attributes: .reverse))
+        _ = box.render(TextField(), in: buffer.area, buffer: &buffer)
+        let lines = buffer.lines()
+        let text = lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+        let message = text.firstIndex { $0.contains(fingerprint) }
+        let question = text.firstIndex { $0.hasPrefix("Trust it?") }
+        #expect(message != nil && question != nil && message! < question!, "\(lines)")
+        #expect(text.contains("This key is already known as web1."))
+        let problemRow = text.firstIndex { $0 == "Type yes, once or no (Esc refuses the key)." }
+        #expect(problemRow != nil && !text.contains("Enter: answer   Esc: refuse"), "\(lines)")
+        if let problemRow, let x = lines[problemRow].range(of: "Type").map({ lines[problemRow].distance(
+            from: lines[problemRow].startIndex, to: $0.lowerBound) }) {
+            #expect(buffer[x, problemRow].style.attributes.contains(.reverse))
+        }
+        var plain = Buffer(width: 60, height: 16)
+        var calm = box
+        calm.problem = nil
+        _ = calm.render(TextField(), in: plain.area, buffer: &plain)
+        #expect(plain.lines().contains { $0.contains("Enter: answer   Esc: refuse") })
+    }
+
+    /// On a short screen the question, the field and the hint keep their rows and the message scrolls (`top`), with
+    /// `↓ more` / `↑ more` saying there is more.
+    @Test func aQuestionBoxScrollsAMessageTooTallForTheScreen() {
+        let box = QuestionBox(title: "Key", question: "Trust it?", hint: "Enter: answer",
+                              message: (1...9).map { "line \($0)" }.joined(separator: "\n"), width: 30)
+        var buffer = Buffer(width: 30, height: 9)
+        let layout = box.layout(in: buffer.area)
+        #expect(layout.messageRows == 3 && layout.lastTop == 6 && layout.footer, "\(layout)")
+        let cursor = box.render(TextField(), in: buffer.area, top: 0, buffer: &buffer)
+        var lines = buffer.lines()
+        #expect(lines.contains { $0.contains("line 1") } && !lines.contains { $0.contains("line 4") }, "\(lines)")
+        #expect(lines.contains { $0.contains("↓ more") } && !lines.contains { $0.contains("↑ more") })
+        #expect(lines.contains { $0.contains("Trust it?") } && lines.contains { $0.contains("Enter: answer") })
+        #expect(cursor.map { lines[$0.y - 1].contains("Trust it?") } == true, "the field is under the question")
+        buffer = Buffer(width: 30, height: 9)
+        box.render(TextField(), in: buffer.area, top: 99, buffer: &buffer)
+        lines = buffer.lines()
+        #expect(lines.contains { $0.contains("line 9") } && !lines.contains { $0.contains("line 6") }, "\(lines)")
+        #expect(lines.contains { $0.contains("↑ more") } && !lines.contains { $0.contains("↓ more") })
+        // With room for everything, nothing scrolls.
+        #expect(box.layout(in: Rect(x: 0, y: 0, width: 30, height: 24)).lastTop == 0)
+    }
+
     @Test func spinnerCyclesThroughItsFrames() {
         #expect((0..<5).map { Spinner.ascii.frame($0) } == ["|", "/", "-", "\\", "|"])
         var buffer = Buffer(width: 12, height: 1)

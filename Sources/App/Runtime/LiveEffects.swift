@@ -16,7 +16,10 @@ final class LiveEffects: EffectHandler {
          opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail) {
         let log = AppLog(environment: environment)
         let post = Self.logging(into: log, then: { queue.post($0) })
-        store = StoreWorker(inventory: inventory, post: post)
+        store = StoreWorker(inventory: inventory, post: post,
+                            context: ConnectionProfile.Context(environment: environment, localUser: localUser))
+        // Servers added or removed by `essh servers …` while the interface runs show up without a restart.
+        store.watch()
         checks = CheckWorker(inventory: inventory, post: post)
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
@@ -48,6 +51,10 @@ final class LiveEffects: EffectHandler {
         case .loadHistory(let name): store.loadHistory(name)
         case .appendHistory(let server, let command, let status):
             store.appendHistory(server: server, command: command, status: status)
+        case .resolveDestination(let text): store.resolve(text)
+        case .findSSHConfigHosts: store.findSSHConfigHosts()
+        case .importSSHConfig: store.importSSHConfig()
+        case .declineSSHConfigImport: store.declineSSHConfigImport()
         case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
         case .connect(let target, let knownHosts): session.connect(target, knownHosts: knownHosts)
         case .cancelConnect: session.cancelConnect()
@@ -60,10 +67,14 @@ final class LiveEffects: EffectHandler {
         case .sendMail(let request, let sendmail): mail.send(request, sendmail: sendmail)
         case .retryMail(let sendmail): mail.retry(sendmail: sendmail)
         case .saveOutput(let path, let bytes): mail.save(bytes, to: path)
-        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password):
+        case .runFleet(let id, let targets, let command, let knownHosts, let parallel, let timeout, let password,
+                       let checked):
             fleet.run(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
-                      timeout: timeout, password: password)
+                      timeout: timeout, password: password, checked: checked)
         case .cancelFleet: fleet.cancel()
+        case .checkFleetLogins(let id, let targets, let knownHosts, let parallel, let timeout):
+            fleet.checkLogins(id: id, targets: targets, knownHosts: knownHosts, parallel: parallel, timeout: timeout)
+        case .cancelFleetCheck: fleet.cancelCheck()
         }
     }
 
@@ -84,6 +95,7 @@ final class LiveEffects: EffectHandler {
     /// process exits.
     func finish() {
         fleet.cancel()
+        store.stopWatching()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)
         fleet.waitUntilIdle(seconds: 3)

@@ -63,7 +63,8 @@ final class PromptBroker: Prompter, Sendable {
 
     func confirmHostKey(_ question: HostKeyQuestion) -> HostKeyDecision {
         let kind = PromptRequest.Kind.hostKey(host: question.host, port: question.port, type: question.key.type,
-                                              fingerprint: question.key.fingerprint)
+                                              fingerprint: question.key.fingerprint,
+                                              alsoKnownAs: question.sameKeyNames)
         if case .hostKey(let decision)? = ask(kind) { return decision }
         return .reject
     }

@@ -13,50 +13,70 @@ final class FleetWorker: Sendable {
     private let environment: [String: String]
     private let localUser: String
     private let executor: any FleetExecutor
+    /// The executor of the check before a password (a fake in tests).
+    private let checkExecutor: any FleetExecutor
     /// The runs in progress, so Esc (or quitting) can cancel them from the UI thread.
     private let runners = Mutex<[ObjectIdentifier: FleetRunner]>([:])
+    /// The checks before a password in progress, likewise.
+    private let checks = Mutex<[ObjectIdentifier: FleetPasswordCheck]>([:])
     /// Entered by each run's thread until it ends, so quitting can wait for cancelled runs to stop their servers'
     /// commands (`SSHSession.run` signals them before it returns).
     private let running = DispatchGroup()
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         executor: any FleetExecutor = SSHFleetExecutor()) {
+         executor: any FleetExecutor = SSHFleetExecutor(), checkExecutor: any FleetExecutor = PasswordLoginProbe()) {
         self.post = post
         self.environment = environment
         self.localUser = localUser
         self.executor = executor
+        self.checkExecutor = checkExecutor
     }
 
-    // MARK: policy (to be replaced by the shared operations layer)
+    // MARK: policy (the rules are Operations'; the interface adds its phrasing)
 
-    /// The servers of a run as fleet targets, with the connection options a connection from the Servers screen
-    /// uses. The password asked before the run goes only to the servers saved as logging in with one.
-    static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
-                             environment: [String: String], localUser: String) -> [FleetTarget] {
+    /// The servers as profiles' connection options, the ones a connection from the Servers screen uses.
+    static func connectOptions(_ targets: [ConnectionProfile], knownHosts: String, environment: [String: String],
+                               localUser: String) -> [Result<ConnectOptions, ConnectionProblem>] {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
                                                 knownHostsSetting: knownHosts)
-        // The same options a connection from the Servers screen uses; who gets the password is FleetTargets' rule.
         return targets.map { target in
-            let options: Result<ConnectOptions, ConnectionProblem>
-            do throws(ConnectionProblem) { options = .success(try target.options(context: context)) } catch {
-                options = .failure(error)
+            do throws(ConnectionProblem) { return .success(try target.options(context: context)) } catch {
+                return .failure(error)
             }
-            return FleetTargets.target(target, name: target.name ?? target.host, options: options,
-                                       password: FleetTargets.Password(password, fromFile: false),
-                                       remedy: SessionWorker.remedy)
         }
+    }
+
+    /// The servers of a run as fleet targets, with the connection options a connection from the Servers screen
+    /// uses. The password asked before the run goes only to the servers saved as logging in with one; `checked`
+    /// (by name) is what the check before the password found.
+    static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
+                             checked: [String: FleetTarget.Problem] = [:], environment: [String: String],
+                             localUser: String) -> [FleetTarget] {
+        let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser)
+        // Who gets the password is FleetTargets' rule.
+        return zip(targets, options).map { target, options in
+            let name = target.name ?? target.host
+            return FleetTargets.target(target, name: name, options: options,
+                                       password: FleetTargets.Password(password, fromFile: false),
+                                       checked: checked[name], remedy: { InterfaceWords.sentence($0) })
+        }
+    }
+
+    /// The runner's settings: the parallelism the system allows, the time per server, the interface's words.
+    private static func runnerOptions(parallel: Int, timeout: Double) -> FleetRunner.Options {
+        // The rule the command line uses; with no room for even one worker, the pool runs the servers on the
+        // run's own thread, one at a time.
+        let fits = max(1, FleetRunner.fit(parallel, openFiles: FileDescriptorLimit.raiseToHard()).parallel)
+        return FleetRunner.Options(parallel: fits, timeout: timeout, describe: InterfaceWords.sentence)
     }
 
     // MARK: runs
 
     func run(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
-             timeout: Double, password: String?) {
-        let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password,
+             timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:]) {
+        let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password, checked: checked,
                                              environment: environment, localUser: localUser)
-        // The rule the command line uses; with no room for even one worker, the pool runs the servers on the
-        // run's own thread, one at a time.
-        let fits = max(1, FleetRunner.fit(parallel, openFiles: FileDescriptorLimit.raiseToHard()).parallel)
-        let runner = FleetRunner(executor: executor, options: .init(parallel: fits, timeout: timeout))
+        let runner = FleetRunner(executor: executor, options: Self.runnerOptions(parallel: parallel, timeout: timeout))
         runners.withLock { $0[ObjectIdentifier(runner)] = runner }
         running.enter()
         let thread = Thread { [self] in
@@ -73,9 +93,37 @@ final class FleetWorker: Sendable {
         thread.start()
     }
 
+    /// The check before run `id`'s password (`FleetPasswordCheck`) on a thread of its own; answers `fleetChecked`
+    /// with what it found by server name.
+    func checkLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int, timeout: Double) {
+        let options = Self.connectOptions(targets, knownHosts: knownHosts, environment: environment,
+                                          localUser: localUser)
+        let names = targets.map { $0.name ?? $0.host }
+        let check = FleetPasswordCheck(options: Self.runnerOptions(parallel: parallel, timeout: timeout),
+                                       executor: checkExecutor)
+        checks.withLock { $0[ObjectIdentifier(check)] = check }
+        running.enter()
+        let thread = Thread { [self] in
+            defer { running.leave() }
+            let outcome = check.run(targets, names: names, options: options)
+            checks.withLock { $0[ObjectIdentifier(check)] = nil }
+            if check.isCancelled { return }
+            var problems: [String: FleetTarget.Problem] = [:]
+            for (i, problem) in outcome.problems { problems[names[i]] = problem }
+            post(.fleetChecked(id: id, problems: problems, remaining: outcome.remaining))
+        }
+        thread.start()
+    }
+
+    /// Stops the checks in progress (Esc while checking): nothing is reported.
+    func cancelCheck() {
+        for check in checks.withLock({ Array($0.values) }) { check.cancel() }
+    }
+
     /// Stops the servers of every run still running (what finished is kept).
     func cancel() {
         for runner in runners.withLock({ Array($0.values) }) { runner.cancel() }
+        cancelCheck()
     }
 
     /// Waits at most `seconds` for every run to end; true when none is left.

@@ -2,17 +2,24 @@ import InteractiveShell
 import RemoteCommands
 import SSH
 
-/// An open SSH session as the session worker uses it. `SSHSession` is the real one; tests give a fake.
+/// An open SSH session as the session worker uses it. `SessionShell` (an `SSHSession` and its persistent shell) is
+/// the real one; tests give a fake.
 protocol OpenSession: RemoteShell, AnyObject, Sendable {
     var isConnected: Bool { get }
     /// How the login worked (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
     var loginMethod: LoginMethod { get }
     /// `(address), banner, host key SHA256:…`, for the log.
     var logDescription: String { get }
-    /// Runs `command` on a new channel, streaming its output, until it ends or `cancel` stops it (then stopped on
-    /// the server as `stop` says). `SSHSession.run` itself: the worker calls SSH with nothing in between.
-    func run(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
-             output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(SSHError) -> CommandExit
+    /// Opens the persistent shell the session screen's commands run in, or settles on one channel per command;
+    /// throws only when the connection failed or `cancel` fired. `SessionShell.start` itself.
+    func start(cancel: Cancellation?) throws(SSHError) -> ShellMode
+    /// Runs a command typed on the session screen — in the persistent shell when there is one, else on a new
+    /// channel — streaming its output, until it ends or `cancel` stops it (then stopped on the server as `stop`
+    /// says). `notice` hears when the shell was replaced (its state lost) or the mode changed. `SessionShell.run`
+    /// itself: the worker calls SSH with nothing in between.
+    func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
+             output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
+             notice: (ShellNotice) -> Void) throws(SSHError) -> CommandExit
     func keepalive() throws(SSHError)
     func disconnect()
     /// The interactive shell in the real terminal (curses suspended), until it ends.
@@ -25,16 +32,34 @@ protocol SessionOpener: Sendable {
               onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession
 }
 
-/// The real opener: `SSHSession.connect`.
+/// The real opener: `SSHSession.connect`, its commands in a `SessionShell`.
 struct SSHSessionOpener: SessionOpener {
     func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
               onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession {
-        try SSHSession.connect(options, prompter: prompter, cancel: cancel, onStage: onStage)
+        SessionShell(session: try SSHSession.connect(options, prompter: prompter, cancel: cancel, onStage: onStage))
     }
 }
 
-extension SSHSession: OpenSession {
-    var logDescription: String { "(\(address)), \(serverBanner), host key \(hostKey.fingerprint)" }
+/// The session's commands in its persistent shell; quick commands and the interactive shell on channels of their own.
+extension SessionShell: OpenSession {
+    var isConnected: Bool { session.isConnected }
+    var loginMethod: LoginMethod { session.loginMethod }
 
-    func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: self) }
+    var logDescription: String {
+        "(\(session.address)), \(session.serverBanner), host key \(session.hostKey.fingerprint)"
+    }
+
+    public func capture(_ command: String, input: CommandInput, timeout: Double?, cancel: Cancellation?)
+        throws(SSHError) -> (stdout: [UInt8], stderr: [UInt8], exit: CommandExit) {
+        try session.capture(command, input: input, timeout: timeout, cancel: cancel)
+    }
+
+    func keepalive() throws(SSHError) { try session.keepalive() }
+
+    func disconnect() {
+        close()
+        session.disconnect()
+    }
+
+    func interactiveShell() -> ShellOutcome { InteractiveShell.run(on: session) }
 }

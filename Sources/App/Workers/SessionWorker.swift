@@ -54,15 +54,7 @@ final class SessionWorker: Sendable {
             options.hostKeyPolicy = .ask
             return (options, nil)
         } catch {
-            return (error.options, remedy(error))
-        }
-    }
-
-    /// A connection problem as the interface says it: what is wrong, and the key that fixes it.
-    static func remedy(_ problem: ConnectionProblem) -> String {
-        switch problem.kind {
-        case .unreadableKey: return problem.message.dropLast() + ": edit the server (e)."
-        case .algorithms: return problem.message + " Edit the server (e)."
+            return (error.options, InterfaceWords.sentence(error, saved: target.isSaved))
         }
     }
 
@@ -79,7 +71,7 @@ final class SessionWorker: Sendable {
         }
         let cancel: Cancellation
         do throws(SSHError) { cancel = try Cancellation() } catch {
-            let message = error.message
+            let message = InterfaceWords.sentence(error)
             return queue.async { [self] in post(.connectFailed(message)) }
         }
         shared.withLock { $0.connectCancel = cancel }
@@ -112,10 +104,20 @@ final class SessionWorker: Sendable {
                 log.write("connected to \(options.user)@\(options.host):\(options.port) \(opened.logDescription), "
                           + opened.loginMethod.description)
                 post(.connected(os: os, auth: opened.loginMethod, at: Date()))
+                // On the queue before any command: the first one waits for the shell (or its fallback).
+                let mode = try opened.start(cancel: cancel)
+                log.write("session shell: \(Self.describe(mode))")
+                post(.shellMode(mode, notice: Self.startNotice(mode)))
+            } catch where shared.withLock({ $0.session }) != nil {
+                // Connected, then the shell's start failed: the connection went, or the person left (cancel).
+                if error.kind != .cancelled {
+                    log.write("starting the session's shell failed: \(error.kind.rawValue): \(error.message)")
+                    post(.connectionLost(error.message, at: Date()))
+                }
             } catch {
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")
-                post(.connectFailed(error.kind == .cancelled ? "Cancelled." : error.message))
+                post(.connectFailed(error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)))
             }
         }
     }
@@ -126,6 +128,20 @@ final class SessionWorker: Sendable {
     }
 
     func answer(id: Int, _ answer: PromptAnswer) { broker.answer(id: id, answer) }
+
+    static func describe(_ mode: ShellMode) -> String {
+        switch mode {
+        case .persistent: return "persistent"
+        case .onePerCommand(let reason): return "one per command (\(reason))"
+        }
+    }
+
+    /// What the session says when it starts without a persistent shell.
+    static func startNotice(_ mode: ShellMode) -> String? {
+        guard case .onePerCommand(let reason) = mode else { return nil }
+        return "Each command runs in a shell of its own here, so cd and variables do not carry over: no shell that "
+            + "lasts (\(reason))"
+    }
 
     static func describe(_ stage: ConnectStage) -> String {
         switch stage {
@@ -140,19 +156,23 @@ final class SessionWorker: Sendable {
 
     // MARK: commands
 
+    /// A command typed on the session screen, in the session's shell; what happened to the shell meanwhile (it
+    /// ended and was replaced, the mode changed) is said after the command's result.
     func run(id: Int, command: String) {
-        onSession(id: id) { [self] session, cancel throws(SSHError) in
-            let exit = try session.run(command, input: .none, timeout: nil, cancel: cancel, stop: .standard) {
+        onSession(id: id) { [self] session, cancel, notices throws(SSHError) in
+            let exit = try session.run(command, timeout: nil, cancel: cancel, stop: .standard, output: {
                 [self] _, bytes in
                 post(.output(id: id, bytes: Array(bytes)))
-            }
+            }, notice: { notice in
+                notices.append(notice)
+            })
             post(.commandFinished(id: id, status: exit.status, signal: exit.signal, at: Date()))
         }
     }
 
     /// Runs the quick command's plan (RemoteCommands: fallbacks on missing, failing or unreadable commands).
     func runQuick(id: Int, kind: DataKind, os: ServerOS) {
-        onSession(id: id) { [self] session, cancel throws(SSHError) in
+        onSession(id: id) { [self] session, cancel, _ throws(SSHError) in
             let output: QuickCommandOutput
             do throws(RemoteCommandsError) {
                 output = try QuickCommandRunner(shell: session, timeout: 30, cancel: cancel).run(kind, os: os)
@@ -186,7 +206,7 @@ final class SessionWorker: Sendable {
         queue.async { [self] in
             guard let session = shared.withLock({ $0.session }) else { return }
             do throws(SSHError) { try session.keepalive() } catch {
-                post(.connectionLost(error.message, at: Date()))
+                post(.connectionLost(InterfaceWords.sentence(error), at: Date()))
             }
         }
     }
@@ -226,12 +246,14 @@ final class SessionWorker: Sendable {
     }
 
     /// Runs `body` with the open session on the queue under a fresh cancellation (Esc); a failure becomes
-    /// `commandFailed`, saying whether the connection is gone.
-    private func onSession(id: Int,
-                           _ body: @escaping @Sendable (any OpenSession, Cancellation) throws(SSHError) -> Void) {
+    /// `commandFailed`, saying whether the connection is gone. The shell's notices `body` collects are posted after
+    /// the command's end, so they follow its result line.
+    private func onSession(id: Int, _ body: @escaping @Sendable (any OpenSession, Cancellation,
+                                                                 inout [ShellNotice]) throws(SSHError) -> Void) {
         let cancel: Cancellation
         do throws(SSHError) { cancel = try Cancellation() } catch {
-            return post(.commandFailed(id: id, message: error.message, connectionLost: false, at: Date()))
+            return post(.commandFailed(id: id, message: InterfaceWords.sentence(error), connectionLost: false,
+                                       at: Date()))
         }
         shared.withLock { $0.commandCancel = cancel }
         queue.async { [self] in
@@ -239,15 +261,22 @@ final class SessionWorker: Sendable {
                 post(.commandFailed(id: id, message: "not connected", connectionLost: true, at: Date()))
                 return
             }
+            var notices: [ShellNotice] = []
+            defer {
+                for notice in notices {
+                    log.write("session shell: \(notice.text)")
+                    post(.shellMode(notice.mode, notice: notice.text))
+                }
+            }
             do throws(SSHError) {
-                try body(session, cancel)
+                try body(session, cancel, &notices)
             } catch {
                 let lost = error.kind == .disconnected || !session.isConnected
                 if error.kind != .cancelled {
                     log.write("command failed: \(error.kind.rawValue): \(error.message) [\(error.detail)]")
                 }
-                post(.commandFailed(id: id, message: error.kind == .cancelled ? "stopped (Esc)" : error.message,
-                                    connectionLost: lost, at: Date()))
+                let message = error.kind == .cancelled ? "stopped (Esc)" : InterfaceWords.sentence(error)
+                post(.commandFailed(id: id, message: message, connectionLost: lost, at: Date()))
             }
         }
     }

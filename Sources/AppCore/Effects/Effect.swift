@@ -1,4 +1,5 @@
 import Basics
+import Fleet
 import Operations
 import Inventory
 import Mail
@@ -53,9 +54,15 @@ extension Effect {
     static func retryMail(sendmail: String) -> Effect { .work(.retryMail(sendmail: sendmail)) }
     static func saveOutput(path: String, bytes: [UInt8]) -> Effect { .work(.saveOutput(path: path, bytes: bytes)) }
     static func runFleet(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
-                         timeout: Double, password: String?) -> Effect {
+                         timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:]) -> Effect {
         .work(.runFleet(id: id, targets: targets, command: command, knownHosts: knownHosts, parallel: parallel,
-                        timeout: timeout, password: password))
+                        timeout: timeout, password: password, checked: checked))
     }
     static let cancelFleet = Effect.work(.cancelFleet)
+    static func checkFleetLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int,
+                                 timeout: Double) -> Effect {
+        .work(.checkFleetLogins(id: id, targets: targets, knownHosts: knownHosts, parallel: parallel,
+                                timeout: timeout))
+    }
+    static let cancelFleetCheck = Effect.work(.cancelFleetCheck)
 }

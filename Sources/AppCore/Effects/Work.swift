@@ -1,4 +1,5 @@
 import Basics
+import Fleet
 import Operations
 import Inventory
 import Mail
@@ -17,6 +18,15 @@ package enum Work: Sendable, Equatable {
     case recordConnection(name: String, os: ServerOS?)
     case loadHistory(String)
     case appendHistory(server: String, command: String, status: Int?)
+    /// Resolves what quick connect was given — a saved server, a Host in ~/.ssh/config, or a host — by the rule the
+    /// command line uses (`ConnectionProfile.resolve`).
+    case resolveDestination(String)
+    /// Looks for hosts in ~/.ssh/config to offer importing (a first start with no servers).
+    case findSSHConfigHosts
+    /// Saves the hosts of ~/.ssh/config as servers (those behind a jump host left out).
+    case importSSHConfig
+    /// Remembers that the import was declined, so it is not offered again.
+    case declineSSHConfigImport
 
     // The check worker.
     /// Checks servers (by row id) with this timeout in seconds.
@@ -46,23 +56,30 @@ package enum Work: Sendable, Equatable {
     /// Runs `command` on these servers at once (at most `parallel`, `timeout` seconds each); results come back as
     /// `fleetStarted` / `fleetResult` / `fleetFinished` with this run id. `password` (asked once, kept in memory
     /// only) serves the servers that log in with a password.
+    /// `checked`: what the check before the password found, by server name (reported, not tried again).
     case runFleet(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
-                  timeout: Double, password: String?)
+                  timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:])
     /// Stops the servers of the fleet run still running (what finished is kept).
     case cancelFleet
+    /// Before the password of run `id` is asked: connects to the servers among `targets` that would receive it,
+    /// checks their host keys and login methods (`FleetPasswordCheck`); answers `fleetChecked`.
+    case checkFleetLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int, timeout: Double)
+    /// Stops that check (Esc): nothing runs.
+    case cancelFleetCheck
 
     /// The worker that does each kind of work.
     package enum Job: Sendable, Equatable { case store, check, session, mail, fleet }
 
     package var job: Job {
         switch self {
-        case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory:
+        case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory,
+             .resolveDestination, .findSSHConfigHosts, .importSSHConfig, .declineSSHConfigImport:
             return .store
         case .check: return .check
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:
             return .session
         case .sendMail, .retryMail, .saveOutput: return .mail
-        case .runFleet, .cancelFleet: return .fleet
+        case .runFleet, .cancelFleet, .checkFleetLogins, .cancelFleetCheck: return .fleet
         }
     }
 }

@@ -50,10 +50,33 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                     "control character in \(value.debugDescription)")
         }
     }
+    // What is said about skipped hosts and unused options reaches a terminal: no control character in it.
+    let said = result.skipped.flatMap { [$0.alias, $0.reason] } + result.hosts.flatMap(\.unusedOptions)
+    for text in said {
+        require(!text.unicodeScalars.contains(where: SSHConfigReader.isControl),
+                "control character in \(text.debugDescription)")
+    }
+    require(Set(result.skipped.map(\.alias)).isDisjoint(with: result.hosts.map(\.alias)),
+            "a host both kept and skipped")
+    // Looking each alias up, kept or skipped (and a name no Host line names), ends, and gives what `ssh -G` could:
+    // values without control characters, each with a line, a block for every value.
+    let names = result.hosts.map(\.alias) + result.skipped.map(\.alias) + ["fuzz-unnamed"]
+    if let lookups = try? reader.lookup(names, text: main, file: "\(home)/.ssh/config") {
+        for found in lookups {
+            let values = [found.hostName, found.user, found.port, found.proxy].compactMap { $0 } + found.identityFiles
+            for value in values {
+                require(!value.text.unicodeScalars.contains(where: SSHConfigReader.isControl),
+                        "control character in \(value.text.debugDescription)")
+                require(value.location.line >= 1, "value \(value.keyword) without a line")
+            }
+            require(found.isEmpty || !found.blocks.isEmpty, "values of \(found.name) from no block")
+        }
+    }
     // Windows line ends read as Unix ones (a file without CR of its own, where CR LF cannot merge with another CR).
     if !main.contains("\r") && files.isEmpty {
         let crlf = try? reader.evaluate(text: main.replacingOccurrences(of: "\n", with: "\r\n"), file: "\(home)/.ssh/config")
-        require(crlf?.hosts == result.hosts, "CR LF read differently")
+        require(crlf?.hosts == result.hosts && crlf?.skipped.map(\.alias) == result.skipped.map(\.alias),
+                "CR LF read differently")
     }
     return 0
 }

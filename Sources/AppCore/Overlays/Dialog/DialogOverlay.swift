@@ -1,4 +1,3 @@
-import SSH
 import TUIKit
 
 /// A dialog's keys and drawing: choose a button, and what the choice does.
@@ -31,14 +30,8 @@ enum DialogOverlay {
         case .notice: return []
         case .confirmDelete(let name):
             return choice == 0 ? [.deleteServer(name)] : []
-        case .hostKey(let id):
-            let decision: HostKeyDecision
-            switch choice {
-            case 0: decision = .acceptAndSave
-            case 1: decision = .acceptOnce
-            default: decision = .reject
-            }
-            return [.answer(id: id, .hostKey(decision))]
+        case .importSSHConfig:
+            return [.work(choice == 0 ? .importSSHConfig : .declineSSHConfigImport)]
         }
     }
 

@@ -3,10 +3,10 @@ struct DialogState: Sendable, Equatable {
     enum Purpose: Sendable, Equatable {
         /// Delete the saved server with this name?
         case confirmDelete(String)
-        /// Trust this host key? (the prompt id)
-        case hostKey(Int)
         /// A message to acknowledge.
         case notice
+        /// Save the hosts of ~/.ssh/config as servers? (No is remembered.)
+        case importSSHConfig
     }
 
     var purpose: Purpose

@@ -1,18 +1,25 @@
+import SSH
 import TUIKit
 
-/// The SSH worker's questions on screen: the host key as a dialog, passwords and other answers as a masked field;
-/// the typed answers go back as `Effect.answer`.
+/// The SSH worker's questions on screen in a `QuestionBox`: the host key's typed answer under its fingerprint (which
+/// scrolls with ↑/↓ on a short screen), passwords and other answers in a masked field; the typed answers go back as
+/// `Effect.answer`.
 enum PromptOverlay {
     /// Opens the dialog or the field for `request`.
     static func show(_ state: inout AppState, _ request: PromptRequest) {
         switch request.kind {
-        case .hostKey(let host, let port, let type, let fingerprint):
+        case .hostKey(let host, let port, let type, let fingerprint, let alsoKnownAs):
             let place = port == 22 ? host : "[\(host)]:\(port)"
-            state.dialog = DialogState(
-                purpose: .hostKey(request.id), title: "Unknown host key",
-                message: "eSSH has never seen \(place) before. Its \(type) key has the fingerprint "
-                    + "\(fingerprint). Compare it with the one your administrator gave you. Trust it?",
-                buttons: ["Accept and save", "Once", "Cancel"])
+            var message = "eSSH has never seen \(place) before. Its \(type) key has the fingerprint "
+                + "\(fingerprint). Compare it with the one your administrator gave you."
+            if !alsoKnownAs.isEmpty {
+                // As OpenSSH: the same key under another name is most likely the same server.
+                message += "\nThis key is already known as " + HostKeyQuestion.shortList(alsoKnownAs) + "."
+            }
+            state.prompt = PromptState(
+                id: request.id, title: "Unknown host key", message: message,
+                labels: ["Trust it? Type yes (save it), once (this time only) or no:"], echo: [true],
+                hostKeyFingerprint: fingerprint)
         case .password(let user, let host, let attempt):
             state.prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong password, try again" : "Password",
                                        labels: ["Password for \(user)@\(host):"], echo: [false])
@@ -31,7 +38,17 @@ enum PromptOverlay {
         switch action {
         case .giveUp?:
             state.prompt = nil
-            return [.answer(id: prompt.id, .text(nil))]
+            return [.answer(id: prompt.id, prompt.hostKeyFingerprint == nil ? .text(nil) : .hostKey(.reject))]
+        case .answer? where prompt.hostKeyFingerprint != nil:
+            // Enter alone never trusts a key: only a typed answer does.
+            guard let decision = PromptState.hostKeyDecision(prompt.input.text,
+                                                             fingerprint: prompt.hostKeyFingerprint ?? "") else {
+                prompt.problem = "Type yes, once or no (Esc refuses the key)."
+                state.prompt = prompt
+                return []
+            }
+            state.prompt = nil
+            return [.answer(id: prompt.id, .hostKey(decision))]
         case .answer?:
             prompt.answers.append(prompt.input.text)
             if prompt.answers.count >= prompt.labels.count {
@@ -40,6 +57,9 @@ enum PromptOverlay {
             }
             let echo = prompt.echo.indices.contains(prompt.answers.count) ? prompt.echo[prompt.answers.count] : false
             prompt.input = TextField(masked: !echo)
+        case .scrollUp?, .scrollDown?:
+            let last = widget(prompt, border: .unicode).layout(in: area(state.size)).lastTop
+            prompt.top = min(max(0, prompt.top + (action == .scrollUp ? -1 : 1)), last)
         case nil:
             _ = prompt.input.handle(key)
         }
@@ -47,9 +67,19 @@ enum PromptOverlay {
         return []
     }
 
+    /// The box: the message wrapped (if any, scrolled to `top`), the label, the field, then the problem with the last
+    /// answer or what Enter and Esc do.
     static func render(_ prompt: PromptState, border: Border, into buffer: inout Buffer) -> Point? {
-        QuestionBox(title: prompt.title, question: prompt.currentLabel, hint: "Enter: send   Esc: give up",
-                    border: border, fieldStyle: Theme.field, hintStyle: Theme.hint)
-            .render(prompt.input, in: Rect(buffer.size).inset(horizontal: 1, vertical: 0), buffer: &buffer)
+        widget(prompt, border: border).render(prompt.input, in: area(buffer.size), top: prompt.top, buffer: &buffer)
+    }
+
+    /// Where a question may go on a screen of `size`.
+    static func area(_ size: Size) -> Rect { Rect(size).inset(horizontal: 1, vertical: 0) }
+
+    static func widget(_ prompt: PromptState, border: Border) -> QuestionBox {
+        let hint = prompt.hostKeyFingerprint == nil ? "Enter: send   Esc: give up" : "Enter: answer   Esc: refuse"
+        return QuestionBox(title: prompt.title, question: prompt.currentLabel, hint: hint, message: prompt.message,
+                           problem: prompt.problem, width: prompt.message.isEmpty ? 50 : 76, border: border,
+                           fieldStyle: Theme.field, hintStyle: Theme.hint, problemStyle: Theme.error)
     }
 }

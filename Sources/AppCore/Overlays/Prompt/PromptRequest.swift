@@ -4,7 +4,8 @@ import SSH
 /// answer; the UI shows a dialog or a masked field.
 package struct PromptRequest: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
-        case hostKey(host: String, port: Int, type: String, fingerprint: String)
+        /// An unknown host key; `alsoKnownAs`: the other names known_hosts holds this very key under (`web1`).
+        case hostKey(host: String, port: Int, type: String, fingerprint: String, alsoKnownAs: [String] = [])
         case password(user: String, host: String, attempt: Int)
         case passphrase(keyFile: String, attempt: Int)
         /// Keyboard-interactive prompts; `echo` false means masked.

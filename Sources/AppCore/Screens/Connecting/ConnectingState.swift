@@ -11,6 +11,9 @@ struct ConnectingState: Sendable, Equatable {
     var openShell = false
     /// The server's pre-login banner, sanitised, one entry per line (empty: none).
     var banner: [String] = []
+    /// Where the name typed in quick connect came from ("lab1: from ~/.ssh/config line 12"); nil when the server
+    /// was picked from the list.
+    var origin: String?
 
     /// A banner as lines the screen can draw: escape sequences and control characters neutralised (a server's
     /// text never reaches the terminal raw), trailing blank lines dropped, at most `limit` lines kept.

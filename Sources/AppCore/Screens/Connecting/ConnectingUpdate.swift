@@ -8,9 +8,10 @@ import RemoteCommands
 
 /// Connecting: starting a connection, its stages, and how it ends (a session, or a dialog saying why not).
 extension Update {
-    static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false) -> [Effect] {
+    static func connect(_ state: inout AppState, _ target: ConnectionProfile, openShell: Bool = false,
+                        origin: String? = nil) -> [Effect] {
         state.show(.connecting(ConnectingState(target: target, stage: "Starting", startedAt: state.now,
-                                               openShell: openShell)))
+                                               openShell: openShell, origin: origin)))
         state.notice = nil
         return [.connect(target, knownHosts: state.settings.knownHosts)]
     }

@@ -30,6 +30,12 @@ enum ConnectingView {
             return
         }
         spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
+        // Where a quick-connect name came from ("from ~/.ssh/config line 12"), under the spinner.
+        if let origin = connecting.origin, area.y + 2 < buffer.size.height - 1 {
+            let line = Rect(x: 1, y: area.y + 2, width: max(0, buffer.size.width - 2), height: 1)
+            let x = max(line.x, (buffer.size.width - DisplayWidth.of(origin)) / 2)
+            buffer.setString(origin, x: x, y: line.y, style: Theme.hint, clip: line)
+        }
         buffer.setString(" Esc: cancel", x: 0, y: hint.y, style: Theme.hint, clip: hint)
     }
 }

@@ -13,8 +13,11 @@ struct FleetState: Sendable {
     /// The last run after its screen was left: still stopping in the background (its late results land here), or
     /// finished. A new run replaces it.
     var lastRun: FleetRun?
-    /// Ids for runs, so late results of an older run are ignored.
+    /// Ids for runs, so late results of an older run are ignored (a check before a run has the id of its run).
     var nextRunId = 1
+    /// What the check before asking the password found (`FleetPasswordCheck`), by server name: those servers are
+    /// reported so, not tried again.
+    var checked: [String: FleetTarget.Problem] = [:]
 }
 
 /// What `x` asks before a fleet run starts.
@@ -22,6 +25,9 @@ struct FleetQuestion: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         /// The command line.
         case command
+        /// The servers that would receive the password (`count` of them) are being checked (host keys, login
+        /// methods) before it is asked.
+        case checking(command: String, count: Int)
         /// One password for the chosen servers that log in with a password (`count` of them), asked once.
         case password(command: String, count: Int)
     }

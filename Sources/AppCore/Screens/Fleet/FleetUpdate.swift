@@ -51,52 +51,85 @@ extension Update {
         state.fleetQuestion = FleetQuestion(kind: .command, input: TextField())
     }
 
-    /// Keys while `x` asks for the command, then (when some chosen servers log in with a password) for one password
-    /// for all of them; Esc gives up, nothing runs.
+    /// Keys while `x` asks for the command, then (when some chosen servers log in with a password) checks those
+    /// servers' host keys and login methods (`checking`), then asks one password for the ones left; Esc gives up,
+    /// nothing runs.
     static func fleetQuestionKey(_ state: inout AppState, _ question: FleetQuestion, _ action: FleetQuestionAction?,
                                  _ key: Key) -> [Effect] {
         var question = question
         switch action {
         case .cancel?:
             state.fleetQuestion = nil
+            if case .checking = question.kind { return [.cancelFleetCheck] }
             return []
         case .run?:
             switch question.kind {
             case .command:
                 let command = question.input.text.trimmingCharacters(in: .whitespaces)
                 guard !command.isEmpty else { return [] }
-                let names = Set(state.fleet.pendingNames)
-                let withPassword = state.servers.filter { names.contains($0.name) && $0.auth == .password }.count
-                if withPassword > 0 {
-                    state.fleetQuestion = FleetQuestion(kind: .password(command: command, count: withPassword),
-                                                        input: TextField(masked: true))
-                    return []
+                state.fleet.checked = [:]
+                let servers = pendingServers(state)
+                let withPassword = servers.filter { FleetTargets.receivesAskedPassword(ConnectionProfile(server: $0)) }
+                if !withPassword.isEmpty {
+                    // The password is asked only for servers whose key is trusted and that take one.
+                    state.fleetQuestion = FleetQuestion(kind: .checking(command: command, count: withPassword.count),
+                                                        input: TextField())
+                    return [.checkFleetLogins(id: state.fleet.nextRunId,
+                                              targets: servers.map(ConnectionProfile.init(server:)),
+                                              knownHosts: state.settings.knownHosts,
+                                              parallel: state.settings.fleetParallel,
+                                              timeout: state.settings.fleetTimeout)]
                 }
                 state.fleetQuestion = nil
                 return startFleet(&state, command: command, password: nil)
+            case .checking:
+                return []
             case .password(let command, _):
                 state.fleetQuestion = nil
                 let password = question.input.text
                 return startFleet(&state, command: command, password: password.isEmpty ? nil : password)
             }
         case nil:
+            if case .checking = question.kind { return [] }
             _ = question.input.handle(key)
             state.fleetQuestion = question
             return []
         }
     }
 
-    static func startFleet(_ state: inout AppState, command: String, password: String?) -> [Effect] {
+    /// The check before the password came back: ask for it when a server is left to receive it, else run at once.
+    static func fleetChecked(_ state: inout AppState, id: Int, problems: [String: FleetTarget.Problem],
+                             remaining: Int) -> [Effect] {
+        guard id == state.fleet.nextRunId, let question = state.fleetQuestion,
+              case .checking(let command, _) = question.kind else { return [] }
+        state.fleet.checked = problems
+        if remaining > 0 {
+            state.fleetQuestion = FleetQuestion(kind: .password(command: command, count: remaining),
+                                                input: TextField(masked: true))
+            return []
+        }
+        state.fleetQuestion = nil
+        return startFleet(&state, command: command, password: nil)
+    }
+
+    /// The servers the typed command will run on, in list order.
+    private static func pendingServers(_ state: AppState) -> [Server] {
         let names = Set(state.fleet.pendingNames)
-        let servers = state.servers.filter { names.contains($0.name) }
+        return state.servers.filter { names.contains($0.name) }
+    }
+
+    static func startFleet(_ state: inout AppState, command: String, password: String?) -> [Effect] {
+        let servers = pendingServers(state)
         guard !servers.isEmpty else { return [] }
         let id = state.fleet.nextRunId
         state.fleet.nextRunId += 1
         state.fleet.lastRun = nil
+        let checked = state.fleet.checked
+        state.fleet.checked = [:]
         state.show(.fleet(FleetRun(id: id, command: command, names: servers.map(\.name), startedAt: state.now)))
         return [.runFleet(id: id, targets: servers.map(ConnectionProfile.init(server:)), command: command,
                           knownHosts: state.settings.knownHosts, parallel: state.settings.fleetParallel,
-                          timeout: state.settings.fleetTimeout, password: password)]
+                          timeout: state.settings.fleetTimeout, password: password, checked: checked)]
     }
 
     static func fleetKey(_ state: inout AppState, _ action: FleetAction?) -> [Effect] {

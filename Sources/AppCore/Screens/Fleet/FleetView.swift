@@ -1,3 +1,4 @@
+import Basics
 import Fleet
 import Foundation
 import TUIKit
@@ -42,8 +43,10 @@ enum FleetView {
             ]
         }
         let nameWidth = min(max(run.results.map { DisplayWidth.of($0.name) }.max() ?? 6, 6), 32)
+        // Wide enough for the longest word shown (`host-key-unknown`), never cut.
+        let statusWidth = max(11, run.results.map { $0.status.label.count }.max() ?? 11)
         let table = TableView(columns: [
-            .init("Server", width: .fixed(nameWidth)), .init("Status", width: .fixed(11)),
+            .init("Server", width: .fixed(nameWidth)), .init("Status", width: .fixed(statusWidth)),
             .init("Exit", width: .fixed(4), alignment: .right), .init("Time", width: .fixed(8), alignment: .right),
             .init("Output", width: .fill(1)),
         ], rows: rows.map { $0.map { Span(TextSanitizer.sanitize($0.text), style: $0.style) } })
@@ -67,14 +70,14 @@ enum FleetView {
 
     /// The colour and word for a status (the spinner frame for a running server).
     static func status(_ status: FleetStatus, spinner: String) -> (Style, String) {
+        // The words of the text report and the JSON (FleetStatus.label).
         switch status {
-        case .waiting: return (Style(fg: .gray), "waiting")
         case .running: return (Style(fg: .yellow), "\(spinner) running")
-        case .ok: return (Style(fg: .green), "ok")
-        case .failed: return (Style(fg: .red), "failed")
-        case .timedOut: return (Style(fg: .red), "timed out")
-        case .unreachable: return (Style(fg: .red), "unreachable")
-        case .cancelled: return (Style(fg: .gray), "cancelled")
+        case .ok: return (Style(fg: .green), status.label)
+        case .waiting, .cancelled: return (Style(fg: .gray), status.label)
+        case .failed, .timedOut, .dnsError, .refused, .unreachable, .notSSH, .hostKeyUnknown, .hostKeyChanged,
+             .hostKeyRevoked, .authFailed, .configError, .connectFailed:
+            return (Style(fg: .red), status.label)
         }
     }
 
@@ -100,11 +103,22 @@ enum FleetView {
     static func render(_ question: FleetQuestion, count: Int, border: Border, into buffer: inout Buffer) -> Point? {
         let label: String
         switch question.kind {
-        case .command: label = "Command to run on \(count) server\(count == 1 ? "" : "s") at once:"
-        case .password(_, let n): label = "Password for the \(n) server\(n == 1 ? "" : "s") that log in with one:"
+        case .command: label = "Command to run on \(CountText.text(count, "server")) at once:"
+        case .checking(_, let n):
+            label = "Checking the host keys of the \(CountText.text(n, "server")) that log\(n == 1 ? "s" : "") in "
+                + "with a password…"
+        case .password(_, let n):
+            label = "Password for the \(CountText.text(n, "server")) that log\(n == 1 ? "s" : "") in with one:"
         }
-        return QuestionBox(title: "Run a command", question: label, hint: "Enter: run   Esc: cancel", width: 70,
-                           border: border, fieldStyle: Theme.field, hintStyle: Theme.hint)
-            .render(question.input, in: Rect(buffer.size).inset(horizontal: 1, vertical: 0), buffer: &buffer)
+        // While the host keys are checked there is nothing to type: no field, and Esc cancels.
+        var field: TextField? = question.input
+        var hint = "Enter: run   Esc: cancel"
+        if case .checking = question.kind {
+            field = nil
+            hint = "Esc: cancel"
+        }
+        return QuestionBox(title: "Run a command", question: label, hint: hint, width: 70, border: border,
+                           fieldStyle: Theme.field, hintStyle: Theme.hint)
+            .render(field, in: Rect(buffer.size).inset(horizontal: 1, vertical: 0), buffer: &buffer)
     }
 }

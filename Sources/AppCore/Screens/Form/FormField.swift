@@ -10,11 +10,17 @@ struct FormField: Sendable, Equatable {
     var hint: String
     /// Why the value cannot be saved, shown under the field.
     var error: String?
+    /// The text the form opened with.
+    let initial: String
 
     init(key: String, label: String, text: String = "", hint: String = "", masked: Bool = false) {
         self.key = key
         self.label = label
         self.input = TextField(text, masked: masked)
         self.hint = hint
+        initial = text
     }
+
+    /// Whether the person changed the text the form opened with.
+    var isEdited: Bool { input.text != initial }
 }

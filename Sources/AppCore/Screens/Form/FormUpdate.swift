@@ -43,20 +43,21 @@ extension Update {
         case .quickConnect:
             let text = form.text("dest").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else {
-                form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222.")
+                form.setError("dest", "Type a host, e.g. admin@10.0.0.5 or web1.example.com:2222, or a Host of "
+                              + "~/.ssh/config.")
                 state.show(.form(form))
                 return []
             }
-            let destination: Destination
             do {
-                destination = try Destination(parsing: text)
+                _ = try Destination(parsing: text)
             } catch {
                 form.setError("dest", error.message)
                 state.show(.form(form))
                 return []
             }
-            return connect(&state, ConnectionProfile(host: destination.host, port: destination.port ?? 22,
-                                                     user: destination.user))
+            // A saved server, a Host in ~/.ssh/config or a host: the command line's rule, read by the store worker.
+            state.show(.form(form))
+            return [.work(.resolveDestination(text))]
         case .settings:
             var settings = state.settings
             for field in form.fields {
@@ -89,7 +90,18 @@ extension Update {
         // The form reads its words (a port number, key/agent/password, a system); what a server may be is
         // Inventory's rule, the same `servers add` applies, shown beside the field it concerns.
         let port = Int(portText)
-        if port.map({ !(1...65535).contains($0) }) ?? true {
+        let portValid = port.map { (1...65535).contains($0) } ?? false
+        // `admin@web1:2222` or `ssh://admin@web1:2222` in Host: split by Inventory's one rule, as `servers add
+        // --host` is. The User and Port fields count as given only when the person changed them (Port opens at 22).
+        let edited = Set(form.fields.filter(\.isEdited).map(\.key))
+        var address = ServerAddress.Parts(host: host)
+        switch ServerAddress.split(host, user: edited.contains("user") && !user.isEmpty ? user : nil,
+                                   port: edited.contains("port") && portValid ? port : nil) {
+        case .success(let parts): address = parts
+        case .failure(let problem): form.setError(problem.field.rawValue, formSentence(problem))
+        }
+        // An empty Port is fine when Host names the port.
+        if !portValid && !(portText.isEmpty && address.port != nil) {
             form.setError("port", "A port is a number from 1 to 65535.")
         }
         let auth = AuthMethod(rawValue: authText.isEmpty ? "agent" : authText)
@@ -100,7 +112,8 @@ extension Update {
                                           hostKeys: form.text(ServerField.hostKeyAlgorithms.rawValue),
                                           ciphers: form.text(ServerField.ciphers.rawValue),
                                           macs: form.text(ServerField.macs.rawValue))
-        let draft = ServerDraft(name: name, host: host, port: port ?? 22, user: user.isEmpty ? nil : user,
+        let draft = ServerDraft(name: name, host: address.host, port: address.port ?? port ?? 22,
+                                user: address.user ?? (user.isEmpty ? nil : user),
                                 auth: auth ?? .agent, keyPath: keyPath.isEmpty ? nil : keyPath, os: os ?? .auto,
                                 tags: tags, note: form.text("note"), algorithms: algorithms)
         for problem in draft.problems where form.fields.first(where: { $0.key == problem.field.rawValue })?.error == nil {
@@ -124,6 +137,12 @@ extension Update {
     /// sentences name the command line's flags).
     static func formSentence(_ problem: ServerProblem) -> String {
         if problem.controlCharacter { return "No control characters (Esc, tab, newline…) here." }
+        switch problem.address {
+        case .user(let inHost, let given)?: return "Host says user \(inHost), this says \(given): keep one."
+        case .port(let inHost, let given)?: return "Host says port \(inHost), this says \(given): keep one."
+        case .unreadable(let reason)?: return "Not an address: \(reason)."
+        case nil: break
+        }
         switch problem.field {
         case .name where problem.value.isEmpty: return "Give the server a name, e.g. web1."
         case .name: return "Use letters, digits and . _ - @ (not - or tag: first)."

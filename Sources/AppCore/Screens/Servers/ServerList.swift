@@ -92,7 +92,7 @@ struct ServerList: Sendable {
         for i in rows.indices {
             if filter.isEmpty {
                 picked.append((i, 0, rank(rows[i].server)))
-            } else if let score = filter.score(rows[i].keys) {
+            } else if let score = filter.score(rows[i].server, keys: rows[i].keys) {
                 picked.append((i, score, rank(rows[i].server)))
             }
         }

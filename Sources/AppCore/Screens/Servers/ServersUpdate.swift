@@ -163,7 +163,19 @@ extension Update {
                        settings: [String: String]) -> [Effect] {
         let first = !state.loaded
         state.loaded = true
+        // A load after a change made elsewhere (`essh servers add` while the interface runs) keeps the selected
+        // server selected, wherever the new list puts it.
+        let selected = state.selectedServer?.name
         state.servers = servers
+        if let selected, let index = state.visibleServers.firstIndex(where: { $0.name == selected }) {
+            state.list.selected = index
+        }
+        // A marked server removed meanwhile is unmarked, and said so: a fleet run never silently goes to fewer.
+        let gone = state.fleet.marked.subtracting(servers.map(\.name))
+        if !gone.isEmpty {
+            state.fleet.marked.subtract(gone)
+            state.notice = "No longer saved, so unmarked: \(gone.sorted().joined(separator: ", "))."
+        }
         for (id, result) in checks where state.checks[id] == nil || first {
             state.checks[id] = ServerCheck(status: result.status, latencyMs: result.latencyMs,
                                            checkedAt: result.checkedAt)
@@ -174,6 +186,7 @@ extension Update {
         if state.list.selected == nil { state.list.selectFirst(count: state.listLines) }
         guard first else { return [] }
         var effects = startCheck(&state)
+        if servers.isEmpty && settings[Update.sshConfigOfferSetting] == nil { effects.append(.work(.findSSHConfigHosts)) }
         if !state.autoconnectDone, !state.settings.autoconnect.isEmpty {
             state.autoconnectDone = true
             if let server = servers.first(where: { $0.name == state.settings.autoconnect }) {

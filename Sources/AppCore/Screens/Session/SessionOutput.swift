@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import NetParsers
+import SSH
 import TUIKit
 
 /// The running command's results arriving in the session. `Update` hands each to the session in place
@@ -57,6 +58,16 @@ extension SessionState {
         finishCommand(result: "\(result.commandLine) · \(took)" + note)
         quick = result
         table = ListState()
+    }
+
+    /// The session's shell is known or changed: the header says which; a notice goes into the output as a line of
+    /// its own (sanitised: it may quote what the server said).
+    mutating func shellChanged(_ mode: ShellMode, notice: String?) {
+        shellMode = mode
+        guard let notice else { return }
+        if !atLineStart { scrollback.append("\n") }
+        scrollback.appendLine("[" + TextSanitizer.line(notice) + "]")
+        atLineStart = true
     }
 
     /// The capture of `running`'s output, started by its first message.

@@ -47,6 +47,8 @@ struct SessionState: Sendable {
     var capture: OutputCapture?
     /// Opened only for a shell (from the servers screen): it ends with the shell.
     var closeAfterShell = false
+    /// How commands run: in one shell that lasts, or one per command (nil until the server answered).
+    var shellMode: ShellMode?
 
     init(target: ConnectionProfile, title: String, os: String, connectedAt: Date, scrollbackLines: Int, parse: Bool) {
         self.target = target

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import NetParsers
+import SSH
 import TUIKit
 
 /// A session: header (who, OS, connected time), output or a parsed table, the last result, the command line.
@@ -8,8 +9,12 @@ enum SessionView {
     static func render(_ session: SessionState, _ state: AppState, into buffer: inout Buffer) -> Point? {
         let areas = ScreenLayout.session(buffer.size)
         let elapsed = max(0, Int(state.now.timeIntervalSince(session.connectedAt)))
-        StatusBar(left: [Span(" \(session.title)", style: Style(attributes: .bold)), Span("  \(session.os)")],
-                  right: [Span("connected \(clock(elapsed)) ")], style: Theme.title)
+        let who = [Span(" \(session.title)", style: Style(attributes: .bold)), Span("  \(session.os)")]
+        let connected = Span("connected \(clock(elapsed)) ")
+        let shell = Span(shellLabel(session.shellMode))
+        // The shell's word gives way first when the row is short.
+        let fits = (who + [shell, connected]).reduce(0) { $0 + $1.width } < areas.header.width
+        StatusBar(left: who, right: fits ? [shell, connected] : [connected], style: Theme.title)
             .render(in: areas.header, buffer: &buffer)
 
         if let quick = session.quick, let table = quick.table, session.showParsed {
@@ -51,6 +56,15 @@ enum SessionView {
         }
         KeyBar(table: SessionAction.table).render(in: areas.keys, buffer: &buffer)
         return cursor
+    }
+
+    /// The header's word on how commands run: one shell that lasts, or a shell per command.
+    static func shellLabel(_ mode: ShellMode?) -> String {
+        switch mode {
+        case nil: return ""
+        case .persistent: return "shell: persistent  "
+        case .onePerCommand: return "shell: one per command  "
+        }
     }
 
     /// `Find: term` with where the match is, in place of the command line.

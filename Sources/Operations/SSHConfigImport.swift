@@ -1,0 +1,54 @@
+import Basics
+import Inventory
+
+/// The one import of an ssh_config file, for `essh servers import-ssh-config` and the interface's first-start
+/// offer alike: each concrete Host as `SSHConfigHost.draft`, except the hosts the reader skips (reached through a
+/// jump host — ProxyJump, ProxyCommand — which eSSH cannot connect to yet and must not save as direct hosts, or
+/// with a bad Port), each with the reason; and what the saving did, counted the same way for both.
+public enum SSHConfigImport {
+    /// What an import would save, and what it leaves out.
+    public struct Plan: Sendable, Equatable {
+        /// The hosts to save, each with the options eSSH does not use.
+        public var hosts: [SSHConfigHost]
+        /// Hosts left out, as "alias: why".
+        public var skipped: [String]
+        /// Lines the reader skipped, as "file:line: why".
+        public var warnings: [String]
+
+        /// The servers to save.
+        public var drafts: [ServerDraft] { hosts.map(\.draft) }
+    }
+
+    /// What saving a plan did.
+    public struct Outcome: Sendable, Equatable {
+        /// The store's account: added, updated, unchanged, refused.
+        public var summary: ImportSummary
+        /// Every host not saved, as "alias: why": the plan's, then those the store refused.
+        public var skipped: [String]
+        /// The saved hosts that have options eSSH does not use.
+        public var partly: [SSHConfigHost]
+
+        /// "3 added, 0 updated, 0 unchanged, 2 skipped, 2 with options eSSH does not use": the counts both front
+        /// ends print.
+        public var counts: String {
+            "\(summary.added.count) added, \(summary.updated.count) updated, \(summary.unchanged.count) unchanged, "
+                + "\(skipped.count) skipped"
+                + (partly.isEmpty ? "" : ", \(partly.count) with options eSSH does not use")
+        }
+    }
+
+    /// Reads the file at `path` (and what it includes); throws as `SSHConfigReader.read` does.
+    public static func plan(path: String, reader: SSHConfigReader) throws(InventoryError) -> Plan {
+        let result = try reader.read(path: path)
+        return Plan(hosts: result.hosts, skipped: result.skipped.map { "\($0.alias): \($0.reason)" },
+                    warnings: result.warnings)
+    }
+
+    /// Saves `plan`'s hosts (`Inventory.importServers`: new names added, saved ones updated, in one transaction).
+    public static func save(_ plan: Plan, into inventory: Inventory) throws(InventoryError) -> Outcome {
+        let summary = try inventory.importServers(plan.drafts)
+        let saved = Set(summary.added + summary.updated + summary.unchanged)
+        return Outcome(summary: summary, skipped: plan.skipped + summary.skipped,
+                       partly: plan.hosts.filter { saved.contains($0.alias) && !$0.unusedOptions.isEmpty })
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// OpenSSH's options that eSSH does not have say what eSSH does instead (or that it is planned), as a usage error:
+/// the sentence, the usage of the command meant, 64. They used to say "Unknown option".
+@Suite struct OpenSSHOptionsTests {
+    private func essh(_ args: [String]) throws -> RunResult {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        return try Binary.runEssh(args, environment: ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path])
+    }
+
+    @Test func jumpForwardingAndTerminalOptionsSayWhatESSHDoesInstead() throws {
+        let cases: [([String], String, String)] = [
+            (["-J", "bastion", "db1"], "-J (ProxyJump) is not supported yet", "essh shell"),
+            (["-Jbastion", "db1", "uptime"], "-J (ProxyJump) is not supported yet", "essh exec"),
+            (["exec", "-J", "bastion", "db1", "uptime"], "Jump hosts are planned", "essh exec"),
+            (["-L", "8080:localhost:80", "db1"], "-L (local port forwarding) is not supported yet", "essh shell"),
+            (["db1", "-R", "9000:localhost:9000"], "-R (remote port forwarding) is not supported yet", "essh shell"),
+            (["-D", "1080", "db1"], "-D (dynamic port forwarding, a SOCKS proxy)", "essh shell"),
+            (["-W", "db1:22", "bastion"], "-W (stdin and stdout joined to a host and port)", "essh shell"),
+            (["-N", "db1"], "-N (no command, only forwarding) is not supported", "essh shell"),
+            (["-f", "db1", "uptime"], "-f (go to the background) is not supported", "essh exec"),
+            (["shell", "-A", "db1"], "-A (agent forwarding) is not supported", "essh shell"),
+            (["-t", "db1", "top"], "-t (force a terminal) is not needed", "essh exec"),
+            (["net", "db1", "routes", "-t"], "-t (force a terminal) is not needed", "essh net"),
+            (["-o", "StrictHostKeyChecking=accept-new", "db1"], "is --host-key-policy accept-new in eSSH",
+             "essh shell"),
+            (["-oUserKnownHostsFile=/tmp/kh", "db1"], "-o UserKnownHostsFile=/tmp/kh is --known-hosts /tmp/kh",
+             "essh shell"),
+            (["-o", "SendEnv=LANG", "db1"], "-o (ssh_config options) is not supported", "essh shell"),
+        ]
+        for (args, sentence, usage) in cases {
+            let r = try essh(args)
+            #expect(r.status == 64, "\(args): \(r.err)")
+            #expect(r.err.hasPrefix("Error: ") && r.err.contains(sentence), "\(args): \(r.err)")
+            #expect(r.err.contains("Usage: \(usage) "), "\(args): \(r.err)")
+            #expect(!r.err.contains("Unknown option"), "\(args): \(r.err)")
+            #expect(r.out.isEmpty)
+        }
+    }
+
+    @Test func eSSHsOwnOptionsAndTheRemoteCommandsOptionsAreLeftAlone() throws {
+        // -p and -l are eSSH's too; -t after DEST and a command belongs to the remote command (not reached here:
+        // the name does not resolve).
+        let r = try essh(["-p", "2222", "-l", "me", "no-such-host.invalid", "ls", "-t"])
+        #expect(r.status == 255, "\(r.err)")
+        #expect(!r.err.contains("-t ("), "\(r.err)")
+        let unknown = try essh(["--frobnicate", "db1"])
+        #expect(unknown.status == 64 && unknown.err.contains("Unknown option '--frobnicate'"), "\(unknown.err)")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Inventory
+import Operations
+import SSH
+import Testing
+
+/// Files in a dictionary.
+private struct Files: SSHConfigSource {
+    var files: [String: String]
+    func paths(matching pattern: String) -> [String] {
+        files.keys.filter { fnmatch(pattern, $0, FNM_PATHNAME) == 0 }.sorted()
+    }
+    func read(_ path: String) throws -> String {
+        guard let text = files[path] else { throw CocoaError(.fileReadNoSuchFile) }
+        return text
+    }
+}
+
+/// The one rule for a typed name: a saved server, else a Host in ~/.ssh/config, else the host typed.
+@Suite struct DestinationResolutionTests {
+    let context = ConnectionProfile.Context(environment: ["HOME": "/home/ann"], localUser: "ann")
+    let config = """
+        Host lab1
+            HostName 10.0.0.7
+            Port 2200
+            User alice
+            IdentityFile ~/.ssh/missing
+            IdentityFile ~/.ssh/lab
+        Host behind
+            HostName 10.9.9.9
+            ProxyJump bastion
+        Host old
+            HostName 10.0.0.8
+            Ciphers +aes128-cbc
+        """
+
+    func reader(_ text: String? = nil) -> SSHConfigReader {
+        SSHConfigReader(home: "/home/ann", localUser: "ann",
+                        source: Files(files: ["/home/ann/.ssh/config": text ?? config]))
+    }
+
+    func resolve(_ text: String, saved: [Server] = [], config: String? = nil) throws -> ConnectionProfile.Resolution {
+        try ConnectionProfile.resolve(text, saved: { name in saved.first { $0.name == name } }, context: context,
+                                      sshConfig: reader(config), fileExists: { $0 == "/home/ann/.ssh/lab" })
+    }
+
+    @Test func aHostOfSSHConfigGivesItsValuesAndSaysWhereFrom() throws {
+        let r = try resolve("lab1")
+        #expect(r.profile.host == "10.0.0.7" && r.profile.port == 2200 && r.profile.user == "alice")
+        #expect(r.profile.auth == .key && r.profile.keyPath == "/home/ann/.ssh/lab",
+                "the first IdentityFile that exists, as ssh skips missing ones")
+        #expect(!r.profile.isSaved && r.profile.jumpHost == nil)
+        #expect(r.profile.origin == .sshConfig(alias: "lab1", SSHConfigLocation(file: "/home/ann/.ssh/config", line: 1)))
+        #expect(r.origin == "from ~/.ssh/config line 1")
+        #expect(r.notes.contains("~/.ssh/config gives HostName 10.0.0.7 (~/.ssh/config line 2)."))
+        #expect(r.notes.contains { $0.hasPrefix("IdentityFile /home/ann/.ssh/missing (~/.ssh/config line 5) does not exist") })
+        var withAgent = r.profile  // the key file exists only for `fileExists` here
+        withAgent.auth = .agent
+        let options = try withAgent.options(context: context)
+        #expect(options.host == "10.0.0.7" && options.port == 2200 && options.user == "alice")
+    }
+
+    @Test func aTypedUserAndPortBeatSSHConfigs() throws {
+        let r = try resolve("root@lab1:22")
+        #expect(r.profile.host == "10.0.0.7" && r.profile.port == 22 && r.profile.user == "root")
+        #expect(r.destination == Destination(user: "root", host: "lab1", port: 22))
+    }
+
+    @Test func aSavedServerWinsANameClashAndTheNoteSaysSo() throws {
+        let saved = Server(name: "lab1", host: "192.0.2.1", port: 22, user: "ops", auth: .agent)
+        let r = try resolve("lab1", saved: [saved])
+        #expect(r.profile.host == "192.0.2.1" && r.profile.isSaved && r.profile.origin == .saved)
+        #expect(r.origin == "saved server" && r.destination == nil)
+        #expect(r.notes == ["~/.ssh/config line 1 names lab1 too; the saved server comes first."])
+        let broken = try resolve("lab1", saved: [saved], config: "Include ~/.ssh/config\n")
+        #expect(broken.profile.isSaved, "a broken ssh_config does not stop a saved server")
+        #expect(broken.notes.first?.hasPrefix("~/.ssh/config was not read:") == true)
+    }
+
+    @Test func aJumpHostIsRefusedWithASentenceAndNeverConnectedDirectly() throws {
+        let r = try resolve("behind")
+        #expect(r.profile.jumpHost?.text == "bastion")
+        #expect(throws: ConnectionProblem.self) { try r.profile.options(context: context) }
+        do {
+            _ = try r.profile.options(context: context)
+        } catch {
+            #expect(error.kind == .jumpHost)
+            #expect(error.message == "behind is reached through a jump host (ProxyJump bastion, ~/.ssh/config line 9). "
+                    + "eSSH does not support jump hosts yet, and does not connect to behind directly instead; use ssh "
+                    + "for it for now.")
+        }
+    }
+
+    @Test func algorithmListsOfSSHConfigAreNotUsedAndTheNoteSaysSo() throws {
+        let r = try resolve("old")
+        #expect(r.profile.algorithms.isEmpty)
+        #expect(r.notes.contains { $0.hasPrefix("The algorithm lists ~/.ssh/config gives old are not used") })
+    }
+
+    @Test func anUnknownNameIsTheTypedHostAndABadPortIsRefused() throws {
+        let r = try resolve("10.1.1.1")
+        #expect(r.profile == ConnectionProfile(host: "10.1.1.1") && r.origin.hasPrefix("not a saved server"))
+        #expect(throws: InventoryError.self) { try resolve("x", config: "Host x\n  Port nine\n") }
+        #expect(throws: SSHError.self) { try resolve("a b") }
+        let none = try ConnectionProfile.resolve("lab1", saved: { _ in nil }, context: context,
+                                                 sshConfig: SSHConfigReader(home: "/home/ann", localUser: "ann",
+                                                                            source: Files(files: [:])))
+        #expect(none.profile == ConnectionProfile(host: "lab1"), "no ~/.ssh/config is no error")
+    }
+
+    @Test func theFirstStartsImportLeavesJumpHostsOut() throws {
+        let plan = try SSHConfigImport.plan(path: "/home/ann/.ssh/config", reader: reader())
+        #expect(plan.drafts.map(\.name) == ["lab1", "old"])
+        #expect(plan.skipped == ["behind: it is reached through the jump host bastion (ProxyJump, "
+                                 + "/home/ann/.ssh/config:9); eSSH cannot connect through a jump host yet"])
+    }
+}
