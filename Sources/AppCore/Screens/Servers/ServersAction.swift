@@ -17,7 +17,7 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("n")], .quickConnect, label: "Quick", description: "Connect to a host not saved"),
         KeyBinding([.character("c")], .check, label: "Check", description: "Check which servers are up now"),
         KeyBinding([.character("/")], .filter, label: "Filter",
-                   description: "Filter: text, tag:web, web[01-20], db*, !name"),
+                   description: "Filter: fuzzy words (wb1), tag:web, web[01-20], db*, !name"),
         KeyBinding([.character("?"), .function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Quit eSSH"),
         KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
