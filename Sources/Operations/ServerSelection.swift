@@ -7,7 +7,7 @@ import Inventory
 /// What the selectors that are not exclusions pick is joined (`--tag a --tag b` is every server with either tag), in
 /// the order they were given, each server once; then the exclusions remove what they name. A selector that names
 /// nothing is an error rather than silently nothing: a tag no saved server has, a pattern no saved name matches, an
-/// exclusion that removes no server and names no saved one.
+/// exclusion that removes no server and names no saved one, exclusions that remove every server picked.
 public struct ServerSelection: Sendable, Equatable {
     /// One server picked.
     public enum Pick: Sendable, Equatable {
@@ -135,6 +135,12 @@ public struct ServerSelection: Sendable, Equatable {
                 throw SelectionProblem(.noMatch, """
                     '\(HostAddress.shown(exclusion.text))' excludes nothing: no saved server or chosen host is \
                     \(Self.named(exclusion)).
+                    """)
+            }
+            if picks.isEmpty && before > 0 {
+                // Nothing left to run on or list: said, not a run on no server.
+                throw SelectionProblem(.noMatch, """
+                    '\(HostAddress.shown(exclusion.text))' leaves no server: it removes every one the selectors picked.
                     """)
             }
         }

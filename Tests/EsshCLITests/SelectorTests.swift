@@ -124,6 +124,9 @@ import TestSupport
             (["servers", "list", "zz*"], "'zz*' matches no saved server's name"),
             (["exec", "--tag", "web", "--exclude", "wbe01", "--", "true"], "'!wbe01' excludes nothing"),
             (["servers", "list", "ghost"], "No saved server is named 'ghost'"),
+            (["servers", "list", "--tag", "web", "--exclude", "web0?"], "'!web0?' leaves no server"),
+            (["exec", "--tag", "web", "--exclude", "tag:web", "--", "true"], "'!tag:web' leaves no server"),
+            (["check", "--all", "--exclude", "*"], "'!*' leaves no server"),
         ]
         for (args, message) in unknown {
             let r = try essh(dir, args)

@@ -72,6 +72,17 @@ import Testing
         #expect(problem([])?.kind == .nothingSelected)
     }
 
+    /// Exclusions that remove every server picked leave nothing to run on or list: an error naming the exclusion
+    /// that emptied it, not a run on no server.
+    @Test func exclusionsThatLeaveNothingAreAnError() {
+        #expect(problem(["db*", "!tag:db"])
+                == SelectionProblem(.noMatch, "'!tag:db' leaves no server: it removes every one the selectors picked."))
+        #expect(problem(["db*", "!db1", "!db2"])?.message
+                == "'!db2' leaves no server: it removes every one the selectors picked.")
+        #expect(problem(["!*"], defaultAll: true)?.kind == .noMatch)
+        #expect(problem(["web[06-07]", "!web0?"], hosts: true)?.kind == .noMatch)
+    }
+
     /// An exclusion naming a saved server that the selection did not pick is no typo: it is accepted.
     @Test func anExclusionOfAKnownServerOutsideTheSelectionIsAccepted() throws {
         #expect(try names(["tag:db", "!mail"]) == ["db1", "db2", "web05"])
