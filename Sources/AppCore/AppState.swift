@@ -10,7 +10,9 @@ package struct AppState: Sendable {
     /// The screen shown, with its state. Changed through `show` (leaving a screen closes the overlays that belong to
     /// it) and, in place, through `withSession` / `withFleetRun`.
     private(set) var screen: Screen = .servers
-    /// True while `withSession` or `withFleetRun` has the screen's state out of the state.
+    /// The kind of the screen `withSession` or `withFleetRun` has out of the state meanwhile (nil: none is out).
+    private var takenOut: Screen.Kind?
+    /// True while `withSession` or `withFleetRun` has a screen's state (or the last run) out of the state.
     private var screenTakenOut = false
     package var size: Size
     package var now: Date
@@ -23,27 +25,49 @@ package struct AppState: Sendable {
     /// The saved servers, in list order. Setting them (or the filter) recomputes `serverList`, what the Servers
     /// screen draws from, once: never per frame.
     var servers: [Server] = [] {
-        didSet { serverList = ServerList(servers, filter: filter.text, localUser: localUser) }
+        didSet {
+            serverList = ServerList(servers, arrangement: arrangement, checks: checks, localUser: localUser)
+        }
     }
     var checks: [Int64: ServerCheck] = [:]
-    /// The selection and scroll position in the list; kept while another screen is shown.
+    /// The selection and scroll position in the list (a line of `serverList.entries`); kept while another screen is
+    /// shown.
     var list = ListState()
     /// The filter's text; kept while another screen is shown (the bar is open only on the Servers screen).
     var filter = TextField() {
-        didSet { if filter.text != oldValue.text { serverList.refilter(filter.text) } }
+        didSet { if filter.text != oldValue.text { arrangeServers() } }
     }
-    /// The servers the filter lets through and what the list shows of them, derived from `servers` and `filter`.
+    /// Folded groups of the list grouped by tag ("" for the servers without a tag).
+    var collapsedTags: Set<String> = [] {
+        didSet { if collapsedTags != oldValue { arrangeServers() } }
+    }
+    /// The servers the filter lets through and what the list shows of them, derived from `servers`, `filter`, the
+    /// order and grouping settings and the folded groups.
     private(set) var serverList = ServerList([], filter: "", localUser: "")
     var checking: CheckProgress?
     var lastCheckAt: Date?
-    var settings = Settings()
+    var settings = Settings() {
+        didSet {
+            if settings.serverOrder != oldValue.serverOrder || settings.groupByTag != oldValue.groupByTag {
+                arrangeServers()
+            }
+        }
+    }
     /// Help, dialogs, prompts, questions and forms over the screen: the top one takes the keys and is drawn last.
     var overlays = OverlayStack()
     /// Marked servers, the fleet command being typed, and the last fleet run once its screen was left.
     var fleet = FleetState()
-    /// A one-line message in the status bar (a save that worked, a check that failed).
-    package var notice: String?
+    /// The status line's message with the screen it was said on.
+    private var noticeEntry: Notice?
+    /// A one-line message in the status bar (a save that worked, a check that failed). It belongs to the screen
+    /// shown when it was set: another screen never shows it, and it is dropped when that screen is left.
+    package var notice: String? {
+        get { noticeEntry.flatMap { $0.screen == currentKind ? $0.text : nil } }
+        set { noticeEntry = newValue.map { Notice(text: $0, screen: currentKind) } }
+    }
     package var shouldQuit = false
+    /// Connections given up with Esc whose outcome has not arrived yet: what they still send is dropped.
+    var abandonedConnections = 0
     /// Autoconnect is tried once, after the first load.
     var autoconnectDone = false
     /// A session ended while it was reconnecting: the end of that connection (cancelled, or made after all) is
@@ -60,14 +84,44 @@ package struct AppState: Sendable {
     /// The servers the filter lets through, in list order.
     var visibleServers: [Server] { serverList.visible }
 
+    /// Lines of the list (servers, and group headings when grouped): what the selection moves over.
+    var listLines: Int { serverList.entries.count }
+
+    /// The server on the selected line (nil on a group's heading).
     var selectedServer: Server? {
-        guard let i = list.selected, serverList.visible.indices.contains(i) else { return nil }
-        return serverList.visible[i]
+        list.selected.flatMap { serverList.server(atEntry: $0) }
+    }
+
+    /// The selected server, or every server of the selected group's heading.
+    var selectedServers: [Server] {
+        guard let line = list.selected else { return [] }
+        if let server = serverList.server(atEntry: line) { return [server] }
+        guard let (_, group) = serverList.group(atEntry: line) else { return [] }
+        return group.members.map { serverList.rows[$0].server }
+    }
+
+    /// How the list is arranged now.
+    var arrangement: ServerList.Arrangement {
+        ServerList.Arrangement(filter: filter.text, order: settings.serverOrder, grouped: settings.groupByTag,
+                               collapsed: collapsedTags)
+    }
+
+    /// Filters, orders and groups the list again (the servers themselves did not change).
+    mutating func arrangeServers() {
+        serverList.arrange(arrangement, checks: checks)
+    }
+
+    /// Whether the terminal should report the mouse wheel (the `ui.mouse` setting; off, it selects text).
+    package var mouseReporting: Bool { settings.mouse }
+
+    /// Whether the Fleet screen shows a run still going (its clock and spinners move).
+    private var fleetShownRunning: Bool {
+        if case .fleet(let run) = screen { return run.isRunning } else { return false }
     }
 
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
     package var tickInterval: Duration? {
-        if screen.kind == .connecting || checking != nil || session?.running != nil {
+        if screen.kind == .connecting || checking != nil || session?.running != nil || fleetShownRunning {
             return .milliseconds(100)
         }
         if screen.kind == .session || (screen.kind == .servers && settings.checkInterval > 0) {
@@ -79,11 +133,17 @@ package struct AppState: Sendable {
 
 /// Changing screens, and each screen's state read (a copy: its buffers are shared, not copied, until written).
 extension AppState {
-    /// Shows `next`. Leaving a screen closes the overlays that belong to it (help, its forms and questions); a fleet
-    /// run whose screen is left stays as `fleet.lastRun` (its late results still land in it).
+    /// The kind of the screen shown, also while `withSession` / `withFleetRun` have its state out.
+    var currentKind: Screen.Kind { takenOut ?? screen.kind }
+
+    /// Shows `next`. Leaving a screen closes the overlays that belong to it (help, its forms and questions) and drops
+    /// its notice; a fleet run whose screen is left stays as `fleet.lastRun` (its late results still land in it).
     mutating func show(_ next: Screen) {
         assert(!screenTakenOut, "a screen shown while its state was taken out would be overwritten")
-        if next.kind != screen.kind { overlays.closeScreenOverlays() }
+        if next.kind != screen.kind {
+            overlays.closeScreenOverlays()
+            noticeEntry = nil
+        }
         if case .fleet(let run) = screen, next.kind != .fleet { fleet.lastRun = run }
         screen = next
     }
@@ -151,9 +211,9 @@ extension AppState {
         default:
             return nil
         }
-        screenTakenOut = true
+        (screenTakenOut, takenOut) = (true, kept ? .summary : .session)
         let result = change(&session, &self)
-        screenTakenOut = false
+        (screenTakenOut, takenOut) = (false, nil)
         if !kept {
             screen = .session(session)
         } else if case .summary(var summary) = screen {
@@ -180,9 +240,9 @@ extension AppState {
         } else {
             return nil
         }
-        screenTakenOut = true
+        (screenTakenOut, takenOut) = (true, shown ? .fleet : nil)
         let result = change(&run, &self)
-        screenTakenOut = false
+        (screenTakenOut, takenOut) = (false, nil)
         if shown { screen = .fleet(run) } else { fleet.lastRun = run }
         return result
     }
@@ -217,4 +277,10 @@ extension AppState {
         get { overlays.outputTool }
         set { overlays.outputTool = newValue }
     }
+}
+
+/// A status-line message and the screen it belongs to.
+struct Notice: Sendable, Equatable {
+    var text: String
+    var screen: Screen.Kind
 }

@@ -59,6 +59,8 @@ package enum Message: Sendable {
     case outputSaved(path: String, error: String?)
     /// A fleet run's server took a parallel slot (connecting now).
     case fleetStarted(id: Int, index: Int)
+    /// Output of a fleet run's server while it runs (the final result brings all of it again).
+    case fleetOutput(id: Int, index: Int, SSH.OutputStream, [UInt8])
     /// A fleet run's server finished (any status).
     case fleetResult(id: Int, index: Int, FleetResult)
     /// Every server of the fleet run has finished or was cancelled.

@@ -32,7 +32,8 @@ package enum Update {
             state.notice = "Deleted \(name)."
             return [.load]
         case .settingsSaved:
-            state.notice = "Settings saved."
+            // A key that changed one setting (the sort order, the mouse) has said what it did already.
+            if state.notice == nil { state.notice = "Settings saved." }
             return []
         case .destinationResolved(let resolution): return destinationResolved(&state, resolution)
         case .destinationFailed(let text):
@@ -45,13 +46,15 @@ package enum Update {
 
         // Connecting.
         case .connectStage(let stage):
+            if isAbandoned(state) { return [] }
             if reconnecting(state) { reconnectStage(&state, stage) }
             state.changeConnecting { $0.stage = stage }
             return []
         case .connectBanner(let text):
-            state.changeConnecting { $0.banner = ConnectingState.bannerLines(text) }
+            if !isAbandoned(state) { state.changeConnecting { $0.banner = ConnectingState.bannerLines(text) } }
             return []
         case .prompt(let request):
+            if isAbandoned(state) { return abandonedPrompt(request) }
             PromptOverlay.show(&state, request)
             return []
         case .connectFailed(let reason):
@@ -111,14 +114,22 @@ package enum Update {
 
         // Fleet runs.
         case .fleetStarted(let id, let index):
-            state.withFleetRun { run, _ in run.started(id: id, index: index) }
+            state.withFleetRun { run, state in run.started(id: id, index: index, at: state.now) }
+            return []
+        case .fleetOutput(let id, let index, let stream, let bytes):
+            state.withFleetRun { run, _ in run.receivedOutput(bytes, stream, id: id, index: index) }
             return []
         case .fleetResult(let id, let index, let result):
             state.withFleetRun { run, _ in run.received(result, id: id, index: index) }
             return []
         case .fleetFinished(let id, let at):
-            if state.withFleetRun({ run, _ in run.finished(id: id, at: at) }) == true { state.notice = nil }
-            return []
+            state.now = max(state.now, at)
+            let connected = fleetConnected(&state, id: id)
+            // The "stopping…" notice is the Fleet screen's; a run that ends behind another screen leaves its line.
+            if state.withFleetRun({ run, _ in run.finished(id: id, at: at) }) == true, state.currentKind == .fleet {
+                state.notice = nil
+            }
+            return connected
         case .fleetChecked(let id, let problems, let remaining):
             return fleetChecked(&state, id: id, problems: problems, remaining: remaining)
         }

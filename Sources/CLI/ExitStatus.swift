@@ -46,7 +46,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .failed:
             return "`check`: a server is not online; `exec` on several servers: one did not exit 0; `net`, `parse`: "
                 + "no command worked, or the output is in no known layout; `mail`: neither sent nor kept; `shell` "
-                + "or the interface without a terminal"
+                + "or the interface without a terminal, the interface on one that cannot move the cursor (`TERM=dumb`)"
         case .badInput:
             return "an unknown server or tag; a missing or unreadable FILE, key, password file or ssh_config; an "
                 + "invalid server field; a wrong setting (`mail.from`)"

@@ -35,6 +35,13 @@ public struct Settings: Sendable, Equatable {
     public var fleetParallel = 64
     /// Seconds each server of a fleet command may take, connecting included.
     public var fleetTimeout = 60.0
+    /// Report the mouse wheel to eSSH (the wheel scrolls); off, the terminal keeps the mouse and selects text
+    /// without Shift. `m` on the Servers screen flips it.
+    public var mouse = false
+    /// The Servers screen's order (`o` cycles it).
+    public var serverOrder = ServerOrder.name
+    /// The Servers screen groups servers under their tags (`T` flips it).
+    public var groupByTag = false
 
     /// The defaults.
     public init() {}
@@ -99,6 +106,9 @@ public struct Settings: Sendable, Equatable {
                1...1024, "Give a number of servers from 1 to 1024."),
         .seconds("fleet.timeout", "Run timeout (s)", hint: "seconds per server for x, 1 to 86400", \.fleetTimeout,
                  1...86_400, "Give seconds from 1 to 86400."),
+        .flag("ui.mouse", "Mouse wheel", \.mouse, hint: "on: the wheel scrolls; off: the mouse selects text (m)"),
+        .choice("ui.sort", "Sort servers by", \.serverOrder),
+        .flag("ui.group", "Group by tag", \.groupByTag, hint: "on or off (T on the servers list)"),
     ]
 
     /// A number as the Settings screen shows it: whole numbers without a decimal point.
@@ -120,11 +130,27 @@ public struct SettingField: Sendable {
     /// Takes the (untrimmed) text: sets the value and returns nil, or returns why the text is wrong.
     public let apply: @Sendable (inout Settings, String) -> String?
 
-    /// On or off (also yes/no, true/false, 1/0).
-    static func flag(_ key: String, _ label: String, _ path: WritableKeyPath<Settings, Bool> & Sendable)
-        -> SettingField
+    /// One word of `Choice`'s cases (`name`, `status`, `connected`), any case.
+    static func choice<Choice>(_ key: String, _ label: String, _ path: WritableKeyPath<Settings, Choice> & Sendable)
+        -> SettingField where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String
     {
-        SettingField(key: key, label: label, hint: "on or off", format: { $0[keyPath: path] ? "on" : "off" }) {
+        let words = Choice.allCases.map(\.rawValue)
+        let listed = words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+        return SettingField(key: key, label: label, hint: listed, format: { $0[keyPath: path].rawValue }) {
+            settings, raw in
+            guard let value = Choice(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                return "Type \(listed)."
+            }
+            settings[keyPath: path] = value
+            return nil
+        }
+    }
+
+    /// On or off (also yes/no, true/false, 1/0).
+    static func flag(_ key: String, _ label: String, _ path: WritableKeyPath<Settings, Bool> & Sendable,
+                     hint: String = "on or off") -> SettingField
+    {
+        SettingField(key: key, label: label, hint: hint, format: { $0[keyPath: path] ? "on" : "off" }) {
             settings, raw in
             switch raw.trimmingCharacters(in: .whitespaces).lowercased() {
             case "on", "yes", "true", "1": settings[keyPath: path] = true
@@ -171,5 +197,21 @@ public struct SettingField: Sendable {
             settings[keyPath: path] = text
             return nil
         }
+    }
+}
+
+/// The orders of the Servers screen's list.
+public enum ServerOrder: String, CaseIterable, Sendable {
+    /// By name, ignoring case (the order the store gives).
+    case name
+    /// Online first (fastest first), then the other statuses, then the servers never checked.
+    case status
+    /// The most recently connected first; never connected last.
+    case connected
+
+    /// The next order (`o` cycles through them).
+    public var next: ServerOrder {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 }

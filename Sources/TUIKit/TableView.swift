@@ -57,9 +57,10 @@ public struct TableView: Sendable {
     }
 
     /// The same for a table of `rowCount` rows made on demand: only the rows on screen are asked for, so a list of
-    /// ten thousand servers costs one screenful of row-building per frame. `rows` is not used.
+    /// ten thousand servers costs one screenful of row-building per frame. `rows` is not used. A row for which
+    /// `wholeRow` gives spans (a group's heading) is drawn from them across the whole width, not in columns.
     public func render(in area: Rect, buffer: inout Buffer, state: inout ListState, rowCount: Int,
-                       row makeRow: (Int) -> [Span]) {
+                       wholeRow: (Int) -> [Span]? = { _ in nil }, row makeRow: (Int) -> [Span]) {
         guard area.height > 0 else { return }
         let rects = columnRects(in: area)
         for (column, rect) in zip(columns, rects) {
@@ -73,6 +74,13 @@ public struct TableView: Sendable {
             let index = state.offset + row
             guard index < rowCount else { break }
             let y = body.y + row
+            if let whole = wholeRow(index) {
+                buffer.setSpans(whole, x: body.x, y: y, clip: body.row(row))
+                if index == state.selected {
+                    buffer.setStyle(body.row(row)) { ListView.overlay(highlightStyle, on: $0) }
+                }
+                continue
+            }
             let spans = makeRow(index)
             for (i, rect) in rects.enumerated() where i < spans.count {
                 let span = spans[i]

@@ -27,6 +27,10 @@ public protocol Terminal: AnyObject {
     /// Rings the bell.
     func bell()
 
+    /// Has the terminal report the mouse wheel (`.wheelUp` / `.wheelDown`), or gives the mouse back to it (it then
+    /// selects text without Shift).
+    func setMouseReporting(_ on: Bool)
+
     /// Restores the terminal to how it was before; safe to call twice.
     func shutdown()
 }

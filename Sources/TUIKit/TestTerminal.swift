@@ -18,6 +18,9 @@ public final class TestTerminal: Terminal {
     public private(set) var stops = 0
     /// True after `shutdown()`.
     public private(set) var isShutDown = false
+    /// Whether the mouse wheel is reported (`setMouseReporting`), and every change asked for, in order.
+    public private(set) var mouseReporting = false
+    public private(set) var mouseChanges: [Bool] = []
     private var events: [InputEvent] = []
     private var previous: Buffer?
     private let wakes = TestWaker()
@@ -74,6 +77,12 @@ public final class TestTerminal: Terminal {
 
     /// Counts the bell.
     public func bell() { bells += 1 }
+
+    /// Records the change.
+    public func setMouseReporting(_ on: Bool) {
+        mouseReporting = on
+        mouseChanges.append(on)
+    }
 
     /// Marks the terminal shut down.
     public func shutdown() { isShutDown = true }

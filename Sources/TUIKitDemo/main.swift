@@ -59,7 +59,7 @@ let interval = option("--interval-ms", default: 40)
 
 let terminal: CursesTerminal
 do {
-    terminal = try CursesTerminal()
+    terminal = try CursesTerminal(options: .init(mouseWheel: true))
 } catch {
     FileHandle.standardError.write(Data("TUIKitDemo: \(error)\n".utf8))
     exit(1)

@@ -8,6 +8,8 @@ public struct CursesError: UserFacingError, Sendable {
         case notATerminal
         /// curses does not know the terminal type in TERM.
         case unknownTerminal
+        /// The terminal type in TERM cannot move the cursor (`dumb`, `unknown`): a full screen cannot be drawn.
+        case cannotDraw
         /// A system call failed (pipe, poll).
         case system
         /// The terminal went away (hang-up, closed input).
@@ -34,6 +36,10 @@ public struct CursesError: UserFacingError, Sendable {
         case .unknownTerminal:
             return "The terminal type TERM=\(detail) is not known to ncurses. "
                 + "Set TERM to a known type (for example TERM=xterm-256color) and try again."
+        case .cannotDraw:
+            return "The terminal type TERM=\(detail) cannot move the cursor, which the full-screen interface needs. "
+                + "Run essh in a terminal that can (for example TERM=xterm-256color), or use its subcommands "
+                + "(essh --help)."
         case .system:
             return "A system call needed by the terminal interface failed: \(detail)."
         case .inputClosed:

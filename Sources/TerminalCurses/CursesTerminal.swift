@@ -9,7 +9,8 @@ import TUIKit
 public final class CursesTerminal: Terminal {
     /// How the terminal is set up.
     public struct Options: Sendable {
-        /// Report mouse wheel turns (the terminal then also captures clicks).
+        /// Report mouse wheel turns from the start (the terminal then also captures clicks, and selecting text
+        /// needs Shift); `setMouseReporting` changes it later.
         public var mouseWheel: Bool
         /// Use colours when the terminal has them; NO_COLOR in the environment turns them off regardless.
         public var colors: Bool
@@ -17,7 +18,7 @@ public final class CursesTerminal: Terminal {
         public var escapeDelay: Int32
 
         /// Options; the defaults suit eSSH.
-        public init(mouseWheel: Bool = true, colors: Bool = true, escapeDelay: Int32 = 25) {
+        public init(mouseWheel: Bool = false, colors: Bool = true, escapeDelay: Int32 = 25) {
             self.mouseWheel = mouseWheel
             self.colors = colors
             self.escapeDelay = escapeDelay
@@ -50,6 +51,15 @@ public final class CursesTerminal: Terminal {
         guard let screen = newterm(nil, essh_stdout(), essh_stdin()) else {
             throw CursesError(.unknownTerminal, getenv("TERM").map { String(cString: $0) } ?? "(unset)")
         }
+        // A terminal that cannot address the cursor (TERM=dumb, an editor's shell buffer) would show every frame as
+        // a scroll of text: refuse before drawing anything.
+        let cursorAddress = tigetstr("cup")
+        if cursorAddress == nil || Int(bitPattern: cursorAddress) == -1 {
+            endwin()
+            delscreen(screen)
+            TerminalRestorer.detachWakePipe()
+            throw CursesError(.cannotDraw, getenv("TERM").map { String(cString: $0) } ?? "(unset)")
+        }
         self.screen = screen
         set_term(screen)
         TerminalRestorer.setActive(true)
@@ -69,10 +79,8 @@ public final class CursesTerminal: Terminal {
         set_escdelay(options.escapeDelay)
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         palette = CursesPalette(wanted: options.colors && !noColor)
-        if options.mouseWheel {
-            mousemask(essh_wheel_mask(), nil)
-            mouseinterval(0)
-        }
+        mouseinterval(0)
+        if options.mouseWheel { mousemask(essh_wheel_mask(), nil) }
         var rows: Int32 = 0, cols: Int32 = 0
         essh_getmaxyx(essh_stdscr(), &rows, &cols)
         size = Size(width: Int(cols), height: Int(rows))
@@ -163,6 +171,13 @@ public final class CursesTerminal: Terminal {
     /// everything redrawn when `fg` continues it.
     public func stopProcess() throws {
         try suspend { TerminalRestorer.stopProcess() }
+    }
+
+    /// Turns the terminal's mouse reporting on (wheel turns come as events) or off (the terminal's own selection).
+    public func setMouseReporting(_ on: Bool) {
+        guard active else { return }
+        mousemask(on ? essh_wheel_mask() : 0, nil)
+        wrefresh(essh_stdscr())
     }
 
     /// Rings the terminal bell.

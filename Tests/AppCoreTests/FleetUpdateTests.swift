@@ -275,6 +275,66 @@ struct FleetUpdateTests {
         #expect(Fixtures.screen(state).contains { $0.contains("THE-END") })
     }
 
+    /// While a run goes the clock ticks (the header's time and the spinners move) and each server's output shows as
+    /// it arrives: its latest line in the table, all of it (following the end) behind Enter.
+    @Test func aRunningServerShowsItsOutputLiveAndTheClockMoves() throws {
+        var state = Fixtures.loaded()
+        _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
+        let id = try run(&state, "for i in 1 2 3; do echo line $i; sleep 1; done", on: .selected)
+        #expect(state.tickInterval == .milliseconds(100))
+        _ = Update.update(&state, .fleetStarted(id: id, index: 0))
+        _ = Update.update(&state, .tick(Fixtures.now.addingTimeInterval(1.5)))
+        #expect(Fixtures.screen(state)[0].hasSuffix("0/1 done · 1.5 s "))
+        _ = Update.update(&state, .fleetOutput(id: id, index: 0, .stdout, Array("line 1\nline 2\nli".utf8)))
+        var screen = Fixtures.screen(state)
+        #expect(screen.contains { $0.hasPrefix("web1") && $0.contains("running") && $0.contains("1.5 s")
+            && $0.trimmingCharacters(in: .whitespaces).hasSuffix(" li") }, "\(screen)")
+        // Enter opens what came so far; what comes next is appended.
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .fleetOutput(id: id, index: 0, .stdout, Array("ne 3\n".utf8)))
+        screen = Fixtures.screen(state)
+        #expect(Array(screen[1...3]) == ["line 1", "line 2", "line 3"].map { $0.padding(toLength: 80,
+                                                                                         withPad: " ",
+                                                                                         startingAt: 0) })
+        #expect(screen[22].contains("web1: running · 1.5 s"))
+        // Another run's output, or output after the result, changes nothing.
+        _ = Update.update(&state, .fleetOutput(id: id + 1, index: 0, .stdout, Array("other\n".utf8)))
+        _ = Update.update(&state, .fleetResult(id: id, index: 0, FleetResult(
+            name: "web1", status: .ok, exitStatus: 0, duration: 3.1, stdout: Array("line 1\nline 2\nline 3\n".utf8))))
+        _ = Update.update(&state, .fleetOutput(id: id, index: 0, .stdout, Array("late\n".utf8)))
+        #expect(!Fixtures.screen(state).contains { $0.contains("other") || $0.contains("late") })
+        _ = Update.update(&state, .fleetFinished(id: id, at: Fixtures.now.addingTimeInterval(3.2)))
+        #expect(state.tickInterval == nil)
+    }
+
+    /// At 80 columns a long command gives way (…), never the count of servers done and the clock.
+    @Test func theHeaderKeepsTheCountAndTheClockAt80Columns() throws {
+        var state = Fixtures.loaded()
+        _ = try run(&state, "for i in 1 2 3 4 5; do echo line $i from $(hostname); sleep 1; done", on: .all)
+        _ = Update.update(&state, .tick(Fixtures.now.addingTimeInterval(2.4)))
+        let header = Fixtures.screen(state)[0]
+        #expect(header.hasPrefix(" eSSH — Run: for i in 1 2 3 4 5; do echo line $i") && header.contains("…"))
+        #expect(header.hasSuffix(" 0/4 done · 2.4 s "), "\(header)")
+    }
+
+    /// Servers a run logged in to show it in the list's Connected column at once, and it is stored.
+    @Test func aFleetRunUpdatesConnectedForTheServersItLoggedInTo() throws {
+        var state = Fixtures.loaded()
+        let id = try run(&state, "true", on: .all)
+        _ = Update.update(&state, .fleetResult(id: id, index: 1, FleetResult(
+            name: "db-main", status: .failed, exitStatus: 1, duration: 0.2)))
+        _ = Update.update(&state, .fleetResult(id: id, index: 3, FleetResult(
+            name: "win-build", status: .unreachable, duration: 0.1, error: "refused")))
+        let later = Fixtures.now.addingTimeInterval(600)
+        let effects = Update.update(&state, .fleetFinished(id: id, at: later))
+        #expect(effects == [.recordConnection(name: "db-main", os: nil)])
+        #expect(state.servers.first { $0.name == "db-main" }?.lastConnectedAt == later)
+        #expect(state.servers.first { $0.name == "win-build" }?.lastConnectedAt == nil)
+        Fixtures.keys(&state, .escape)
+        let row = Fixtures.screen(state).first { $0.contains("db-main") } ?? ""
+        #expect(row.hasSuffix("just now  "), "\(row)")
+    }
+
     enum Marking { case all, selected }
 
     /// Marks all shown servers (`*`) or the selected one (Space), presses x, types `command`, Enter: the run's id.

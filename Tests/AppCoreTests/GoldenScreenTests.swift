@@ -1,3 +1,4 @@
+import Fleet
 import SSH
 import Foundation
 import Testing
@@ -144,5 +145,65 @@ struct GoldenScreenTests {
         Fixtures.keys(&session, .function(1))
         try Golden.check(Fixtures.screen(session), named: "help-session-80x24", in: directory)
         try Golden.check(Fixtures.styles(session), named: "help-session-80x24.style", in: directory)
+    }
+
+    /// At 40x10 the question, the field and the hint keep their rows and the message (the fingerprint) scrolls.
+    @Test func hostKeyQuestionAt40x10ScrollsItsMessageAboveTheQuestion() throws {
+        var state = Fixtures.loaded(size: Size(width: 40, height: 10))
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .hostKey(
+            host: "10.0.0.5", port: 22, type: "ssh-ed25519",
+            fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
+        let first = Fixtures.screen(state).joined(separator: "\n")
+        #expect(first.contains("Trust it?") && first.contains("Enter: answer"), "\(first)")
+        try Golden.check(Fixtures.screen(state), named: "hostkey-40x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "hostkey-40x10.style", in: directory)
+        Fixtures.keys(&state, .down, .down)
+        let scrolled = Fixtures.screen(state).joined(separator: "\n")
+        #expect(scrolled.contains("SHA256:bJ3LN") && scrolled.contains("Trust it?"), "\(scrolled)")
+        try Golden.check(Fixtures.screen(state), named: "hostkey-40x10-scrolled", in: directory)
+        // Scrolling stops at the message's end; typing still goes to the field.
+        Fixtures.keys(&state, .down, .down, .down, .down, .down, .down, .down, .down)
+        #expect(Fixtures.screen(state).contains { $0.contains("│ you. ") })
+        #expect(state.prompt?.top ?? 0 < 8)
+    }
+
+    @Test func helpAt40x10() throws {
+        var state = Fixtures.loaded(size: Size(width: 40, height: 10))
+        Fixtures.keys(&state, .character("?"), .down)
+        try Golden.check(Fixtures.screen(state), named: "help-servers-40x10", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "help-servers-40x10.style", in: directory)
+    }
+
+    @Test func serversGroupedByTagAt80x24() throws {
+        var state = Fixtures.loaded()
+        _ = Update.update(&state, .checkFinished(error: nil, at: Fixtures.now))
+        Fixtures.keys(&state, .character("T"), .down, .down, .enter, .character("o"))
+        try Golden.check(Fixtures.screen(state), named: "servers-grouped-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "servers-grouped-80x24.style", in: directory)
+    }
+
+    @Test func fleetRunningAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("*"), .character("x"))
+        Fixtures.type(&state, "for i in 1 2 3 4 5; do echo line $i from $(hostname); sleep 1; done")
+        Fixtures.keys(&state, .enter)
+        let id = try #require(state.fleetRun?.id)
+        _ = Update.update(&state, .fleetStarted(id: id, index: 0))
+        _ = Update.update(&state, .fleetStarted(id: id, index: 1))
+        let lines = Array("line 1 from web1\nline 2 from web1\n".utf8)
+        _ = Update.update(&state, .fleetOutput(id: id, index: 0, .stdout, lines))
+        _ = Update.update(&state, .fleetResult(id: id, index: 3, FleetResult(
+            name: "win-build", status: .unreachable, duration: 0.1, error: "10.0.0.9 refused the connection.")))
+        _ = Update.update(&state, .tick(Fixtures.now.addingTimeInterval(2.4)))
+        try Golden.check(Fixtures.screen(state), named: "fleet-running-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "fleet-running-80x24.style", in: directory)
+    }
+
+    @Test func quickConnectAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("n"))
+        try Golden.check(Fixtures.screen(state), named: "quick-connect-80x24", in: directory)
+        try Golden.check(Fixtures.styles(state), named: "quick-connect-80x24.style", in: directory)
     }
 }

@@ -63,12 +63,47 @@ struct SessionUpdateTests {
     @Test func aFailedConnectionSaysWhyAndReturnsToTheServers() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .enter)
-        #expect(Fixtures.keys(&state, .escape) == [.cancelConnect])
         _ = Update.update(&state, .connectFailed("10.0.0.5 refused the connection on port 22."))
         #expect(state.screen.kind == .servers)
         #expect(state.dialog?.message == "admin@10.0.0.5: 10.0.0.5 refused the connection on port 22.")
         Fixtures.keys(&state, .enter)
         #expect(state.dialog == nil)
+    }
+
+    /// Esc while connecting goes straight back, with no dialog to dismiss; what the given-up connection still sends
+    /// (a stage, a question, its "Cancelled.") is dropped, and the next connection is shown as usual.
+    @Test func escWhileConnectingGoesBackAndDropsWhatTheConnectionStillSends() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        #expect(Fixtures.keys(&state, .escape) == [.cancelConnect])
+        #expect(state.screen.kind == .servers && state.overlays.isEmpty)
+        #expect(state.notice == "Stopped connecting to admin@10.0.0.5.")
+        _ = Update.update(&state, .connectStage("Logging in (password)"))
+        let asked = Update.update(&state, .prompt(PromptRequest(id: 4, kind: .password(user: "admin", host: "web1",
+                                                                                         attempt: 1))))
+        #expect(asked == [.answer(id: 4, .text(nil))])
+        #expect(Update.update(&state, .connectFailed("Cancelled.")).isEmpty)
+        #expect(state.screen.kind == .servers && state.dialog == nil && state.prompt == nil)
+        // The next connection: its failure is said.
+        Fixtures.keys(&state, .enter)
+        #expect(state.screen.kind == .connecting)
+        _ = Update.update(&state, .connectFailed("10.0.0.5 refused the connection on port 22."))
+        #expect(state.dialog?.message == "admin@10.0.0.5: 10.0.0.5 refused the connection on port 22.")
+    }
+
+    /// A given-up connection that logged in anyway is closed, unless a newer one is under way (closing then would
+    /// stop the newer one; the worker closes the old session before it opens the next).
+    @Test func aGivenUpConnectionThatOpenedIsClosedUnlessANewerOneIsUnderWay() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter, .escape)
+        #expect(Update.update(&state, .connected(os: .linux, at: Fixtures.now)) == [.disconnect])
+        #expect(state.screen.kind == .servers)
+        Fixtures.keys(&state, .enter, .escape, .enter)
+        #expect(state.screen.kind == .connecting)
+        #expect(Update.update(&state, .connected(os: .linux, at: Fixtures.now)).isEmpty)
+        #expect(state.screen.kind == .connecting)
+        #expect(Update.update(&state, .connected(os: .linux, at: Fixtures.now)).contains(.loadHistory("web1")))
+        #expect(state.screen.kind == .session)
     }
 
     @Test func connectingOpensTheSessionAndRecordsIt() {

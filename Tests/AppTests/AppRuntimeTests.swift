@@ -42,6 +42,9 @@ struct AppRuntimeTests {
         func suspend<T>(_ body: () throws -> T) throws -> T { try body() }
         func stopProcess() throws {}
         func bell() {}
+        /// Every change of the mouse reporting asked for, in order.
+        private(set) var mouseChanges: [Bool] = []
+        func setMouseReporting(_ on: Bool) { mouseChanges.append(on) }
         func shutdown() {}
     }
 
@@ -68,6 +71,26 @@ struct AppRuntimeTests {
         #expect(terminal.frames.last?.contains { $0.contains("closed") && $0.contains("refused") } == true)
         #expect(try inventory.lastCheckResults().values.first?.status == .refused)
         #expect(runtime.state.shouldQuit)
+    }
+
+    /// The terminal starts with the mouse its own (text selects without Shift); m turns the wheel on and off, and a
+    /// stored setting turns it on from the start.
+    @Test func theMouseFollowsTheSetting() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (terminal, inventory, _) = try run([
+            (waitFor: "Checked 1 server", key: .character("m")),
+            (waitFor: "Mouse wheel on", key: .character("m")),
+            (waitFor: "Mouse wheel off", key: .character("q")),
+        ], dir: dir)
+        #expect(terminal.mouseChanges == [true, false])
+        try inventory.setSetting("ui.mouse", to: "on")
+        let again = ScriptedTerminal([(waitFor: "Checked 1 server", key: .character("q"))])
+        let runtime = AppRuntime(terminal: again, inventory: inventory,
+                                 environment: ["HOME": dir.path, "XDG_STATE_HOME": dir.file("state")],
+                                 localUser: "me", unicode: true)
+        try runtime.run()
+        #expect(again.mouseChanges == [true])
     }
 
     @Test func aConnectionFailureComesBackAsADialog() throws {

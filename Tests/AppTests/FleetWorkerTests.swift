@@ -40,6 +40,15 @@ struct FleetWorkerTests {
         #expect(results[0]?.status == .ok && results[0]?.stdoutText == "web: uptime\n")
         #expect(results[1]?.status == .failed && results[1]?.exitStatus == 1)
         #expect(messages.filter { if case .fleetStarted(7, _) = $0 { true } else { false } }.count == 2)
+        // Each server's output is posted as it comes, before its result.
+        let live = messages.compactMap { message -> (Int, [UInt8])? in
+            if case .fleetOutput(7, let index, .stdout, let bytes) = message { return (index, bytes) }
+            return nil
+        }
+        #expect(live.count == 2 && live.contains { $0.0 == 0 && $0.1 == Array("web: uptime\n".utf8) })
+        let firstOutput = messages.firstIndex { if case .fleetOutput(7, 0, _, _) = $0 { true } else { false } }
+        let result = messages.firstIndex { if case .fleetResult(7, 0, _) = $0 { true } else { false } }
+        #expect(firstOutput != nil && result != nil && firstOutput! < result!)
         guard case .fleetFinished(7, _)? = messages.last else {
             Issue.record("the run ends last: \(messages)")
             return

@@ -20,6 +20,23 @@ struct MessageQueueTests {
         var isSet: Bool { lock.withLock { set } }
     }
 
+    @Test func aFleetServersOutputIsMergedPerServerAndStream() {
+        let queue = MessageQueue(waker: CountingWaker())
+        queue.post(.fleetOutput(id: 1, index: 0, .stdout, [1]))
+        queue.post(.fleetOutput(id: 1, index: 0, .stdout, [2]))
+        queue.post(.fleetOutput(id: 1, index: 0, .stderr, [3]))
+        queue.post(.fleetOutput(id: 1, index: 1, .stderr, [4]))
+        queue.post(.fleetOutput(id: 1, index: 1, .stderr, [5]))
+        let drained = queue.drain()
+        #expect(drained.count == 3)
+        if case .fleetOutput(1, 0, .stdout, let bytes)? = drained.first { #expect(bytes == [1, 2]) } else {
+            Issue.record("stdout of server 0 first: \(drained)")
+        }
+        if case .fleetOutput(1, 1, .stderr, let bytes)? = drained.last { #expect(bytes == [4, 5]) } else {
+            Issue.record("server 1 last: \(drained)")
+        }
+    }
+
     @Test func outputOfOneCommandIsMergedInOrderAndOtherMessagesKeepTheirPlace() {
         let waker = CountingWaker()
         let queue = MessageQueue(waker: waker)

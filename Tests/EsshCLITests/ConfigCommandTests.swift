@@ -34,7 +34,8 @@ import TestSupport
         // Every key of the Settings screen, and the same table: what the interface stores, the CLI reads.
         #expect(Set(rows.keys) == ["ui.parse", "check.interval", "check.timeout", "session.scrollback",
                                    "session.wrap", "session.keepalive", "ui.autoconnect", "mail.recipient", "mail.sendmail", "mail.from", "mail.max_inline",
-                                   "ssh.known_hosts", "fleet.parallel", "fleet.timeout"])
+                                   "ssh.known_hosts", "fleet.parallel", "fleet.timeout", "ui.mouse", "ui.sort",
+                                   "ui.group"])
 
         #expect(try essh(dir, ["config", "set", "session.wrap", "off"]).out == "session.wrap = off\n")
         let tooShort = try essh(dir, ["config", "set", "session.keepalive", "1"])

@@ -8,7 +8,8 @@ import Testing
                             ("session.scrollback", "500"), ("ui.autoconnect", "web1"),
                             ("mail.recipient", "ops@example.org"), ("mail.sendmail", "/usr/bin/sm"),
                             ("mail.from", "me@example.org"), ("mail.max_inline", "2000"),
-                            ("ssh.known_hosts", "~/kh"), ("fleet.parallel", "8"), ("fleet.timeout", "2.5")] {
+                            ("ssh.known_hosts", "~/kh"), ("fleet.parallel", "8"), ("fleet.timeout", "2.5"),
+                            ("ui.mouse", "on"), ("ui.sort", "connected"), ("ui.group", "on")] {
             #expect(settings.apply(text, to: key) == nil, "\(key)")
             #expect(settings.text(for: key) == text, "\(key)")
         }
@@ -27,6 +28,16 @@ import Testing
         #expect(settings.apply("a b@", to: "mail.recipient") != nil)
         #expect(settings.apply("1", to: "no.such") == "Unknown setting.")
         #expect(settings == Settings(), "a refused value changes nothing")
+    }
+
+    @Test func theInterfacesListAndMouseSettingsDefaultToNameOneListAndTheTerminalsMouse() {
+        var settings = Settings()
+        #expect(settings.serverOrder == .name && !settings.groupByTag && !settings.mouse)
+        #expect(settings.apply(" Status ", to: "ui.sort") == nil && settings.serverOrder == .status)
+        #expect(settings.apply("age", to: "ui.sort") == "Type name, status or connected.")
+        #expect(Settings.field("ui.sort")?.hint == "name, status or connected")
+        #expect(ServerOrder.name.next == .status && ServerOrder.status.next == .connected
+            && ServerOrder.connected.next == .name)
     }
 
     @Test func storedValuesThatDoNotParseKeepTheirDefaults() {

@@ -14,6 +14,8 @@ final class AppRuntime {
     private let effects: any EffectHandler
     private let trace: FrameTrace?
     private(set) var state: AppState
+    /// What the terminal was last told about the mouse (it starts without reporting it).
+    private var mouseReporting = false
 
     /// A loop over `effects`, which post their results to `queue` (whose waker must be the terminal's).
     init(terminal: any Terminal, effects: any EffectHandler, queue: MessageQueue, environment: [String: String],
@@ -48,6 +50,11 @@ final class AppRuntime {
             case .handOver(let handoff): handOver(handoff)
             case .suspend: suspend()
             }
+        }
+        // The mouse setting (loaded, toggled with m, or saved on the Settings screen) reaches the terminal here.
+        if state.mouseReporting != mouseReporting {
+            mouseReporting = state.mouseReporting
+            terminal.setMouseReporting(mouseReporting)
         }
     }
 

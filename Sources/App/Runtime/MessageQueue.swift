@@ -3,7 +3,8 @@ import Foundation
 import TUIKit
 
 /// Messages from worker threads to the UI loop. Posting wakes the loop's `poll`; bursts of output for one
-/// command are merged into one message so a fast stream costs one state update per frame, not per packet.
+/// command (or one fleet server's stream) are merged into one message so a fast stream costs one state update per
+/// frame, not per packet.
 ///
 /// Output is flow-controlled: while more than `outputLimit` bytes wait for the UI, the posting worker waits
 /// (up to `maxWait` per chunk) for the UI to take them. The SSH channel's window then fills and the server
@@ -39,6 +40,13 @@ final class MessageQueue: @unchecked Sendable {
             } else {
                 items.append(message)
             }
+        } else if case .fleetOutput(let id, let index, let stream, let bytes) = message,
+                  case .fleetOutput(id, index, stream, var previous)? = items.last {
+            // A fleet run's server streaming: one message per frame too (not flow-controlled: the run's own output
+            // cap bounds it, and a paused server would eat into its deadline).
+            items.removeLast()
+            previous.append(contentsOf: bytes)
+            items.append(.fleetOutput(id: id, index: index, stream, previous))
         } else {
             items.append(message)
         }

@@ -83,6 +83,9 @@ final class FleetWorker: Sendable {
             defer { running.leave() }
             _ = runner.run(fleetTargets, command: command,
                            onStart: { [self] index in post(.fleetStarted(id: id, index: index)) },
+                           onOutput: { [self] index, stream, bytes in
+                               post(.fleetOutput(id: id, index: index, stream, Array(bytes)))
+                           },
                            onFinish: { [self] index, result in post(.fleetResult(id: id, index: index, result)) })
             runners.withLock { $0[ObjectIdentifier(runner)] = nil }
             post(.fleetFinished(id: id, at: Date()))

@@ -67,13 +67,16 @@ final class SessionWorker: Sendable {
     func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {
         let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, keepalive: keepalive,
                                                      environment: environment, localUser: localUser)
+        // Every outcome goes through the queue, so outcomes arrive in the order the connections were asked for (the
+        // interface drops the outcome of a connection it gave up on by counting them).
         if let problem {
-            post(.connectFailed(problem))
+            queue.async { [self] in post(.connectFailed(problem)) }
             return
         }
         let cancel: Cancellation
         do throws(SSHError) { cancel = try Cancellation() } catch {
-            return post(.connectFailed(InterfaceWords.sentence(error)))
+            let message = InterfaceWords.sentence(error)
+            return queue.async { [self] in post(.connectFailed(message)) }
         }
         shared.withLock { $0.connectCancel = cancel }
         broker.reset()

@@ -9,6 +9,9 @@ enum DialogOverlay {
         case .next?: dialog.selected = min(dialog.buttons.count - 1, dialog.selected + 1)
         case .choose?: return close(&state, choice: dialog.selected)
         case .cancel?: return close(&state, choice: nil)
+        case .scrollUp?, .scrollDown?:
+            let last = widget(dialog, border: .unicode).layout(in: area(state.size)).lastTop
+            dialog.top = min(max(0, dialog.top + (action == .scrollUp ? -1 : 1)), last)
         case nil:
             // The first letter of a button chooses it.
             if case .character(let c) = key,
@@ -33,7 +36,14 @@ enum DialogOverlay {
     }
 
     static func render(_ dialog: DialogState, border: Border, into buffer: inout Buffer) {
-        _ = Dialog(title: dialog.title, message: dialog.message, buttons: dialog.buttons, selected: dialog.selected,
-                   border: border).render(in: buffer.area.inset(horizontal: 2, vertical: 1), buffer: &buffer)
+        widget(dialog, border: border).render(in: area(buffer.size), buffer: &buffer)
+    }
+
+    /// Where a dialog may go on a screen of `size`.
+    static func area(_ size: Size) -> Rect { Rect(size).inset(horizontal: 2, vertical: 1) }
+
+    static func widget(_ dialog: DialogState, border: Border) -> Dialog {
+        Dialog(title: dialog.title, message: dialog.message, buttons: dialog.buttons, selected: dialog.selected,
+               border: border, top: dialog.top)
     }
 }

@@ -14,4 +14,6 @@ struct DialogState: Sendable, Equatable {
     var message: String
     var buttons: [String]
     var selected = 0
+    /// The first line of the message shown, when it is taller than the screen allows (↑ ↓ scroll it).
+    var top = 0
 }

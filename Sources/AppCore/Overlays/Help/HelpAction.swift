@@ -7,11 +7,11 @@ enum HelpAction: Sendable, Equatable {
     static let table = KeyBindingTable<HelpAction>([
         KeyBinding([.escape, .function(1), .character("?"), .character("q"), .enter], .close,
                    description: "Close the help"),
-        KeyBinding([.up], .up, description: "Scroll the help up"),
-        KeyBinding([.down], .down, description: "Scroll the help down"),
-        KeyBinding([.pageUp], .pageUp, description: "Page up"),
-        KeyBinding([.pageDown], .pageDown, description: "Page down"),
-        KeyBinding([.home], .top, description: "First line"),
-        KeyBinding([.end], .bottom, description: "Last line"),
+        KeyBinding([.up, .character("k")], .up, description: "Scroll the help up"),
+        KeyBinding([.down, .character("j")], .down, description: "Scroll the help down"),
+        KeyBinding([.pageUp, .character("b")], .pageUp, description: "Page up"),
+        KeyBinding([.pageDown, .character(" ")], .pageDown, description: "Page down"),
+        KeyBinding([.home, .character("g")], .top, description: "First line"),
+        KeyBinding([.end, .character("G")], .bottom, description: "Last line"),
     ])
 }

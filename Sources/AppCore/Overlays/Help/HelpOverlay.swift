@@ -16,7 +16,7 @@ enum HelpOverlay {
     }
 
     /// The sections of `screen`'s help.
-    static func sections(_ screen: Screen.Kind, summary: SummaryState? = nil) -> [Section] {
+    static func sections(_ screen: Screen.Kind, summary: SummaryState? = nil, form: FormState? = nil) -> [Section] {
         let dialog = Section("In a dialog:", DialogAction.table, notes: DialogAction.notes)
         let help = Section("In this help:", HelpAction.table)
         let everywhere = Section("On every screen:", GlobalAction.table)
@@ -26,7 +26,7 @@ enum HelpOverlay {
                     Section("Asked for a command to run (x):", FleetQuestionAction.table),
                     Section("While searching its history (^R):", HistorySearchAction.table), dialog, help, everywhere]
         case .form:
-            return [Section(nil, FormAction.table), help, everywhere]
+            return [Section(nil, FormAction.table(for: form?.purpose ?? .addServer)), help, everywhere]
         case .connecting:
             return [Section(nil, ConnectingAction.table), dialog,
                     Section("Asked for a password or an answer:", PromptAction.table), help, everywhere]
@@ -43,25 +43,62 @@ enum HelpOverlay {
         }
     }
 
-    /// One line of the help: keys and what they do; `keyWidth` is the widest keys of its section, so each section
-    /// lines up on its own.
-    struct Line {
+    /// One row of the help: keys and what they do (a long description, or many keys, go on over the next rows, with
+    /// the keys' column empty), or a section's title; `keyWidth` is the keys' column of its section.
+    struct Line: Equatable {
         var keys: String
         var description: String
         var keyWidth: Int
+        var isTitle = false
     }
 
-    /// The help's lines: the screen's keys, then each titled section after a blank line.
+    /// Columns inside the help's box on a screen `width` wide (borders and a space each side).
+    static func innerWidth(_ width: Int) -> Int { max(1, min(width, 70) - 4) }
+
+    /// The help's rows at `width`: the screen's keys, then each titled section after a blank row. Nothing is cut:
+    /// what does not fit a row wraps onto the next, so every word can be scrolled to.
     static func lines(_ state: AppState) -> [Line] {
+        let inner = innerWidth(state.size.width)
         var lines: [Line] = []
-        for section in sections(state.screen.kind, summary: state.summary) {
-            let width = section.items.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        for section in sections(state.screen.kind, summary: state.summary, form: state.form) {
+            let widest = section.items.map { DisplayWidth.of($0.keys) }.max() ?? 0
+            // The keys take at most a third of the row; a longer list of keys wraps at its slashes.
+            let keyWidth = min(widest, max(1, inner / 3))
             if let title = section.title {
-                lines += [Line(keys: "", description: "", keyWidth: 0), Line(keys: "", description: title, keyWidth: 0)]
+                lines.append(Line(keys: "", description: "", keyWidth: 0, isTitle: true))
+                lines += DisplayWidth.wrap(title, to: inner).map {
+                    Line(keys: "", description: $0, keyWidth: 0, isTitle: true)
+                }
             }
-            lines += section.items.map { Line(keys: $0.keys, description: $0.description, keyWidth: width) }
+            for item in section.items {
+                let keys = wrapKeys(item.keys, to: keyWidth)
+                let words = DisplayWidth.wrap(item.description, to: max(1, inner - keyWidth - 2))
+                for row in 0..<max(keys.count, words.count) {
+                    lines.append(Line(keys: row < keys.count ? keys[row] : "",
+                                      description: row < words.count ? words[row] : "", keyWidth: keyWidth))
+                }
+            }
         }
         return lines
+    }
+
+    /// `Esc/F1/?/q/Enter` in rows of at most `width` columns, broken after a slash (a single key wider than the
+    /// column is broken where it must).
+    static func wrapKeys(_ keys: String, to width: Int) -> [String] {
+        guard DisplayWidth.of(keys) > width else { return [keys] }
+        var rows: [String] = []
+        var row = ""
+        for (i, key) in keys.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            let piece = (i == 0 ? "" : "/") + key
+            if !row.isEmpty && DisplayWidth.of(row + piece) > width {
+                rows.append(row)
+                row = String(key)
+            } else {
+                row += piece
+            }
+        }
+        rows.append(row)
+        return rows.flatMap { DisplayWidth.wrap($0, to: width) }
     }
 
     /// The help's box for `count` lines on a screen of `size`.
@@ -104,17 +141,13 @@ enum HelpOverlay {
         guard !inner.isEmpty else { return }
         for (i, line) in all.dropFirst(top).enumerated() where i < inner.height {
             let y = inner.y + i
-            let keyWidth = min(line.keyWidth, max(1, inner.width / 3))
-            if line.keys.isEmpty {
-                // A section's title (bold) or the blank line before it.
-                buffer.setString(DisplayWidth.truncate(line.description, to: inner.width), x: inner.x, y: y,
-                                 style: Theme.label, clip: inner)
+            if line.isTitle {
+                // A section's title (bold) or the blank row before it.
+                buffer.setString(line.description, x: inner.x, y: y, style: Theme.label, clip: inner)
                 continue
             }
-            buffer.setString(DisplayWidth.fit(line.keys, to: keyWidth), x: inner.x, y: y, style: Theme.label,
-                             clip: inner)
-            buffer.setString(DisplayWidth.truncate(line.description, to: max(0, inner.width - keyWidth - 2)),
-                             x: inner.x + keyWidth + 2, y: y, clip: inner)
+            buffer.setString(line.keys, x: inner.x, y: y, style: Theme.label, clip: inner)
+            buffer.setString(line.description, x: inner.x + line.keyWidth + 2, y: y, clip: inner)
         }
         // Say so when lines are above or below the box (↑ ↓ PgUp PgDn scroll).
         if top > 0 {

@@ -1,8 +1,9 @@
 import SSH
 import TUIKit
 
-/// The SSH worker's questions on screen: the host key as a dialog, passwords and other answers as a masked field;
-/// the typed answers go back as `Effect.answer`.
+/// The SSH worker's questions on screen in a `QuestionBox`: the host key's typed answer under its fingerprint (which
+/// scrolls with ↑/↓ on a short screen), passwords and other answers in a masked field; the typed answers go back as
+/// `Effect.answer`.
 enum PromptOverlay {
     /// Opens the dialog or the field for `request`.
     static func show(_ state: inout AppState, _ request: PromptRequest) {
@@ -56,6 +57,9 @@ enum PromptOverlay {
             }
             let echo = prompt.echo.indices.contains(prompt.answers.count) ? prompt.echo[prompt.answers.count] : false
             prompt.input = TextField(masked: !echo)
+        case .scrollUp?, .scrollDown?:
+            let last = widget(prompt, border: .unicode).layout(in: area(state.size)).lastTop
+            prompt.top = min(max(0, prompt.top + (action == .scrollUp ? -1 : 1)), last)
         case nil:
             _ = prompt.input.handle(key)
         }
@@ -63,28 +67,19 @@ enum PromptOverlay {
         return []
     }
 
-    /// The box: the message wrapped (if any), the label, the field, then the problem with the last answer or
-    /// what Enter and Esc do.
+    /// The box: the message wrapped (if any, scrolled to `top`), the label, the field, then the problem with the last
+    /// answer or what Enter and Esc do.
     static func render(_ prompt: PromptState, border: Border, into buffer: inout Buffer) -> Point? {
-        let wanted = prompt.message.isEmpty ? max(50, DisplayWidth.of(prompt.currentLabel) + 4) : 76
-        let width = min(buffer.size.width - 2, wanted)
-        let message = prompt.message.isEmpty ? [] : DisplayWidth.wrap(prompt.message, to: max(1, width - 4)) + [""]
-        let frame = buffer.area.centered(width: width, height: min(buffer.size.height, 6 + message.count))
-        buffer.fill(frame)
-        let inner = Box(title: prompt.title, border: border).render(in: frame, buffer: &buffer)
-        for (i, line) in message.enumerated() {
-            buffer.setString(line, x: inner.x + 1, y: inner.y + i, clip: inner)
-        }
-        let top = inner.y + message.count
-        buffer.setString(prompt.currentLabel, x: inner.x + 1, y: top, clip: inner)
-        let field = Rect(x: inner.x + 1, y: top + 1, width: max(0, inner.width - 2), height: 1)
-        let cursor = prompt.input.render(in: field, buffer: &buffer, style: Theme.field)
+        widget(prompt, border: border).render(prompt.input, in: area(buffer.size), top: prompt.top, buffer: &buffer)
+    }
+
+    /// Where a question may go on a screen of `size`.
+    static func area(_ size: Size) -> Rect { Rect(size).inset(horizontal: 1, vertical: 0) }
+
+    static func widget(_ prompt: PromptState, border: Border) -> QuestionBox {
         let hint = prompt.hostKeyFingerprint == nil ? "Enter: send   Esc: give up" : "Enter: answer   Esc: refuse"
-        if let problem = prompt.problem {
-            buffer.setString(problem, x: inner.x + 1, y: top + 3, style: Theme.error, clip: inner)
-        } else {
-            buffer.setString(hint, x: inner.x + 1, y: top + 3, style: Theme.hint, clip: inner)
-        }
-        return cursor
+        return QuestionBox(title: prompt.title, question: prompt.currentLabel, hint: hint, message: prompt.message,
+                           problem: prompt.problem, width: prompt.message.isEmpty ? 50 : 76, border: border,
+                           fieldStyle: Theme.field, hintStyle: Theme.hint, problemStyle: Theme.error)
     }
 }

@@ -17,6 +17,8 @@ struct PromptState: Sendable, Equatable {
     var hostKeyFingerprint: String?
     /// What was wrong with the last answer (an unknown host key answered with neither yes, once nor no).
     var problem: String?
+    /// The first line of the message shown, when the screen is too short for all of it (↑/↓ scroll).
+    var top = 0
 
     init(id: Int, title: String, message: String = "", labels: [String], echo: [Bool],
          hostKeyFingerprint: String? = nil) {

@@ -20,13 +20,22 @@ enum ConnectingView {
             }
             area.y = min(box.y + box.height + 1, buffer.size.height - 2)
         }
+        let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
+        guard state.overlays.isEmpty else {
+            // A question (password, host key) is open in the middle, where the spinner would be: the spinner's line
+            // would show on both sides of it. The stage goes to the bottom line, which no question covers; Esc is
+            // the question's now.
+            spinner.render(tick: state.tick, label: label, in: hint.inset(horizontal: 1, vertical: 0),
+                           buffer: &buffer, style: Theme.hint)
+            return
+        }
         spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
+        // Where a quick-connect name came from ("from ~/.ssh/config line 12"), under the spinner.
         if let origin = connecting.origin, area.y + 2 < buffer.size.height - 1 {
             let line = Rect(x: 1, y: area.y + 2, width: max(0, buffer.size.width - 2), height: 1)
             let x = max(line.x, (buffer.size.width - DisplayWidth.of(origin)) / 2)
             buffer.setString(origin, x: x, y: line.y, style: Theme.hint, clip: line)
         }
-        let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
         buffer.setString(" Esc: cancel", x: 0, y: hint.y, style: Theme.hint, clip: hint)
     }
 }

@@ -1,5 +1,6 @@
 import Fleet
 import Foundation
+import SSH
 import TUIKit
 
 /// Fleet commands in the interface, what outlives the Fleet screen: the servers marked on the Servers screen, the
@@ -70,6 +71,11 @@ struct FleetRun: Sendable {
     var detail: Int?
     var detailText = ScrollbackBuffer(maxLines: 100_000)
     var detailView = TextViewState(top: 0, left: 0, follow: false)
+    /// Reads the open server's output as it arrives (while it runs), so each chunk is sanitised once.
+    var detailSanitizer = TextSanitizer(policy: .dropStyling)
+
+    /// Bytes of each stream kept per running server, as the runner keeps (its result replaces them).
+    static let liveLimit = FleetRunner.Options().outputLimit
 
     init(id: Int, command: String, names: [String], startedAt: Date) {
         self.id = id
@@ -80,10 +86,34 @@ struct FleetRun: Sendable {
 
     var isRunning: Bool { finishedAt == nil }
 
-    /// Server `index` took a parallel slot (connecting now); results of another run are ignored.
-    mutating func started(id: Int, index: Int) {
+    /// When each running server took its slot, for its clock while it runs.
+    var serverStarts: [Int: Date] = [:]
+
+    /// Server `index` took a parallel slot (connecting now) at `at`; results of another run are ignored.
+    mutating func started(id: Int, index: Int, at: Date) {
         guard id == self.id, results.indices.contains(index), !results[index].status.isFinal else { return }
         results[index].status = .running
+        serverStarts[index] = at
+    }
+
+    /// Seconds server `index` has taken: its result's, or (running) since it started.
+    func seconds(_ index: Int, now: Date) -> Double? {
+        let result = results[index]
+        if result.status.isFinal { return result.duration }
+        return serverStarts[index].map { max(0, now.timeIntervalSince($0)) }
+    }
+
+    /// Output of server `index` while it runs: kept in its (unfinished) result, which the table's row and Enter show
+    /// live; appended to the open server's text as it comes.
+    mutating func receivedOutput(_ bytes: [UInt8], _ stream: SSH.OutputStream, id: Int, index: Int) {
+        guard id == self.id, results.indices.contains(index), !results[index].status.isFinal else { return }
+        var result = results[index]
+        let kept = stream == .stdout ? result.stdout.count : result.stderr.count
+        let room = max(0, Self.liveLimit - kept)
+        if room < bytes.count { result.truncated = true }
+        if stream == .stdout { result.stdout += bytes.prefix(room) } else { result.stderr += bytes.prefix(room) }
+        results[index] = result
+        if detail == index && room > 0 { detailText.append(detailSanitizer.feed(bytes.prefix(room))) }
     }
 
     /// Server `index` finished (any status).
@@ -91,6 +121,24 @@ struct FleetRun: Sendable {
         guard id == self.id, results.indices.contains(index) else { return }
         addResult(result, at: index)
         if detail == index { detailText = Self.sanitised(FleetReport.body(result)) }
+    }
+
+    /// Opens server `index`'s full output: all of it once it finished, what came so far while it runs (new output
+    /// then follows at the bottom, in the order it arrives).
+    mutating func openDetail(_ index: Int) {
+        guard results.indices.contains(index) else { return }
+        detail = index
+        let result = results[index]
+        detailSanitizer = TextSanitizer(policy: .dropStyling)
+        if result.status.isFinal {
+            detailText = Self.sanitised(FleetReport.body(result))
+        } else {
+            // As it arrived: an unfinished last line stays open for the rest of it.
+            detailText = ScrollbackBuffer(maxLines: 100_000)
+            detailText.append(detailSanitizer.feed(result.stdout))
+            detailText.append(detailSanitizer.feed(result.stderr))
+        }
+        detailView = TextViewState(top: 0, left: 0, follow: !result.status.isFinal)
     }
 
     /// Every server finished or was cancelled; false when `id` is another run.

@@ -8,10 +8,22 @@ import TUIKit
 /// Fleet commands: marking servers, asking for the command, the run's results coming in, the results screen's keys.
 extension Update {
     static func markSelected(_ state: inout AppState) {
+        if state.selectedServer == nil {
+            // On a group's heading: the group's servers, all marked or (when all are) all unmarked.
+            let names = Set(state.selectedServers.map(\.name))
+            guard !names.isEmpty else { return }
+            if names.isSubset(of: state.fleet.marked) {
+                state.fleet.marked.subtract(names)
+            } else {
+                state.fleet.marked.formUnion(names)
+            }
+            state.list.selectNext(count: state.listLines)
+            return
+        }
         guard let server = state.selectedServer else { return }
         if state.fleet.marked.remove(server.name) == nil { state.fleet.marked.insert(server.name) }
         // Space marks and moves on, as in file managers, so a run of servers is marked key by key.
-        state.list.selectNext(count: state.visibleServers.count)
+        state.list.selectNext(count: state.listLines)
     }
 
     /// Marks every server shown; when all shown are marked already, unmarks them.
@@ -29,7 +41,7 @@ extension Update {
     /// The marked servers (list order), or the selected one when none is marked.
     static func fleetServers(_ state: AppState) -> [Server] {
         if !state.fleet.marked.isEmpty { return state.servers.filter { state.fleet.marked.contains($0.name) } }
-        return state.selectedServer.map { [$0] } ?? []
+        return state.selectedServers
     }
 
     static func askFleetCommand(_ state: inout AppState) -> [Effect] {
@@ -209,10 +221,8 @@ extension Update {
         case .up: run.list.selectPrevious(count: count)
         case .down: run.list.selectNext(count: count)
         case .open:
-            guard let i = run.list.selected, run.results.indices.contains(i) else { break }
-            run.detail = i
-            run.detailText = FleetRun.sanitised(FleetReport.body(run.results[i]))
-            run.detailView = TextViewState(top: 0, left: 0, follow: false)
+            guard let i = run.list.selected else { break }
+            run.openDetail(i)
         case .back:
             // A second Esc while stopping goes back at once: a server stuck (say in a DNS lookup) must not keep the
             // user on this screen. The stopped run finishes in the background; a new run replaces it.
@@ -244,6 +254,18 @@ extension Update {
 }
 
 extension Update {
+    /// The servers of run `id` that logged in (their command ran, whatever its exit): connected now, in the list at
+    /// once (one rebuild of it for the whole run) and in the database.
+    static func fleetConnected(_ state: inout AppState, id: Int) -> [Effect] {
+        guard let run = state.fleetRun, run.id == id else { return [] }
+        let names = Set(run.results.filter { $0.exitStatus != nil }.map(\.name))
+        guard !names.isEmpty else { return [] }
+        var servers = state.servers
+        for i in servers.indices where names.contains(servers[i].name) { servers[i].lastConnectedAt = state.now }
+        state.servers = servers
+        return servers.filter { names.contains($0.name) }.map { .recordConnection(name: $0.name, os: nil) }
+    }
+
     /// PgUp / PgDn / Home / End on a text `rows` lines high, ← → by half of `columns`; other actions do nothing.
     static func scroll(_ view: inout TextViewState, in text: ScrollbackBuffer, _ action: FleetAction?, rows: Int,
                        columns: Int) {

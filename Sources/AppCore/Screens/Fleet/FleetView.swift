@@ -10,16 +10,20 @@ enum FleetView {
         let layout = ScreenLayout.fleet(buffer.size, servers: run.results.count)
         let done = run.results.filter { $0.status.isFinal }.count
         let elapsed = (run.finishedAt ?? state.now).timeIntervalSince(run.startedAt)
-        StatusBar(left: [Span(" eSSH — Run: ", style: Style(attributes: .bold)), Span(run.command)],
-                  right: [Span(" \(done)/\(run.results.count) done · \(FleetSummary.seconds(max(0, elapsed))) ")],
+        // The count and the clock always show: a command too long for the row is shortened (…), not them.
+        let progress = Span(" \(done)/\(run.results.count) done · \(FleetSummary.seconds(max(0, elapsed))) ")
+        let lead = Span(" eSSH — Run: ", style: Style(attributes: .bold))
+        let room = layout.title.width - lead.width - progress.width - 1
+        let command = TextSanitizer.line(run.command)
+        StatusBar(left: [lead, Span(DisplayWidth.truncate(command, to: max(1, room)))], right: [progress],
                   style: Theme.title).render(in: layout.title, buffer: &buffer)
 
         if let detail = run.detail, run.results.indices.contains(detail) {
             let result = run.results[detail]
             var view = run.detailView
             TextView().render(run.detailText, in: layout.detail, buffer: &buffer, state: &view)
-            let line = " \(result.name): \(result.statusText) · \(FleetSummary.seconds(result.duration))"
-                + " · Esc back"
+            let seconds = run.seconds(detail, now: state.now).map { " · " + FleetSummary.seconds($0) } ?? ""
+            let line = " \(result.name): \(result.statusText)\(seconds) · Esc back"
             StatusBar(left: [Span(line)], right: [], style: Style(attributes: .dim))
                 .render(in: layout.status, buffer: &buffer)
             KeyBar(table: FleetAction.table).render(in: layout.keys, buffer: &buffer)
@@ -27,14 +31,15 @@ enum FleetView {
         }
 
         let spinner = state.unicode ? Spinner.unicode : Spinner.ascii
-        let rows: [[Span]] = run.results.map { result in
+        let rows: [[Span]] = run.results.enumerated().map { index, result in
             let (style, text) = Self.status(result.status, spinner: spinner.frame(state.tick))
             return [
                 Span(result.name),
                 Span(text, style: style),
                 Span(result.exitStatus.map(String.init) ?? ""),
-                Span(result.status.isFinal ? FleetSummary.seconds(result.duration) : ""),
-                Span(result.error ?? firstLine(result)),
+                Span(run.seconds(index, now: state.now).map(FleetSummary.seconds) ?? ""),
+                // A running server shows its latest line as it comes (the CLI prints each line as it comes).
+                Span(result.error ?? (result.status.isFinal ? firstLine(result) : lastLine(result))),
             ]
         }
         let nameWidth = min(max(run.results.map { DisplayWidth.of($0.name) }.max() ?? 6, 6), 32)
@@ -76,6 +81,18 @@ enum FleetView {
         }
     }
 
+    /// The last line with text of a running server's output so far (stdout's, else stderr's), for the table.
+    static func lastLine(_ result: FleetResult) -> String {
+        let bytes = result.stdout.isEmpty ? result.stderr : result.stdout
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        var start = end
+        while start > bytes.startIndex, bytes[start - 1] != 0x0A, end - start < 4096 { start -= 1 }
+        let line = String(decoding: bytes[start..<end], as: UTF8.self)
+        // A progress line (\r) shows its latest state.
+        return String(line.split(separator: "\r").last ?? "")
+    }
+
     /// The first line of a result's output, for the table.
     static func firstLine(_ result: FleetResult) -> String {
         let text = result.stdout.isEmpty ? result.stderrText : result.stdoutText
@@ -85,10 +102,6 @@ enum FleetView {
     /// The box asking for the command after `x` (or the one password for the servers that need it).
     static func render(_ question: FleetQuestion, count: Int, history: [String], border: Border,
                        into buffer: inout Buffer) -> Point? {
-        let width = min(buffer.size.width - 2, 70)
-        let frame = buffer.area.centered(width: width, height: 6)
-        buffer.fill(frame)
-        let inner = Box(title: "Run a command", border: border).render(in: frame, buffer: &buffer)
         let label: String
         switch question.kind {
         case .command: label = "Command to run on \(CountText.text(count, "server")) at once:"
@@ -98,24 +111,26 @@ enum FleetView {
         case .password(_, let n):
             label = "Password for the \(CountText.text(n, "server")) that log\(n == 1 ? "s" : "") in with one:"
         }
-        buffer.setString(label, x: inner.x + 1, y: inner.y, clip: inner)
+        // While the host keys are checked there is nothing to type: no field, and Esc cancels.
+        var field: TextField? = question.input
+        var hint = "Enter: run   Esc: cancel"
         if case .checking = question.kind {
-            buffer.setString("Esc: cancel", x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
-            return nil
+            field = nil
+            hint = "Esc: cancel"
         }
-        let field = Rect(x: inner.x + 1, y: inner.y + 1, width: max(0, inner.width - 2), height: 1)
+        let area = Rect(buffer.size).inset(horizontal: 1, vertical: 0)
         if let search = question.search {
             // Ctrl-R: the search in place of the field, what it found beside the term.
-            buffer.fill(field, with: .blank(Theme.field))
-            let cursor = search.render(found: search.found(in: history), in: field, buffer: &buffer)
-            buffer.setString("Enter: run it   ^R: older   Esc: back", x: inner.x + 1, y: inner.y + 3,
-                             style: Theme.hint, clip: inner)
-            return cursor
+            return QuestionBox(title: "Run a command", question: label, hint: "Enter: run it   ^R: older   Esc: back",
+                               width: 70, border: border, fieldStyle: Theme.field, hintStyle: Theme.hint)
+                .render(in: area, buffer: &buffer) { row, buffer in
+                    buffer.fill(row, with: .blank(Theme.field))
+                    return search.render(found: search.found(in: history), in: row, buffer: &buffer)
+                }
         }
-        let cursor = question.input.render(in: field, buffer: &buffer, style: Theme.field)
-        let hint = question.kind == .command ? "Enter: run   Esc: cancel   ↑↓ ^R: earlier commands"
-            : "Enter: run   Esc: cancel"
-        buffer.setString(hint, x: inner.x + 1, y: inner.y + 3, style: Theme.hint, clip: inner)
-        return cursor
+        if question.kind == .command { hint += "   ↑↓ ^R: earlier commands" }
+        return QuestionBox(title: "Run a command", question: label, hint: hint, width: 70, border: border,
+                           fieldStyle: Theme.field, hintStyle: Theme.hint)
+            .render(field, in: area, buffer: &buffer)
     }
 }

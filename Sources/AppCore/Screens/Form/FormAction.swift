@@ -4,11 +4,22 @@ import TUIKit
 enum FormAction: Sendable, Equatable {
     case next, previous, save, cancel, help
 
-    static let table = KeyBindingTable<FormAction>([
-        KeyBinding([.enter, .function(2)], .save, label: "Save", description: "Save (Enter on any field)"),
+    static let table = table(for: .addServer)
+
+    /// The keys of a form for `purpose`: Enter saves, or connects on the Quick connect form.
+    static func table(for purpose: FormPurpose) -> KeyBindingTable<FormAction> {
+        let enter = purpose == .quickConnect
+            ? KeyBinding([.enter, .function(2)], FormAction.save, label: "Connect",
+                         description: "Connect to the host typed (Enter on any field)")
+            : KeyBinding([.enter, .function(2)], FormAction.save, label: "Save",
+                         description: "Save (Enter on any field)")
+        return KeyBindingTable<FormAction>([enter] + rest)
+    }
+
+    private static let rest: [KeyBinding<FormAction>] = [
         KeyBinding([.tab, .down], .next, label: "Next", description: "Next field"),
         KeyBinding([.backTab, .up], .previous, description: "Previous field"),
         KeyBinding([.escape], .cancel, label: "Cancel", description: "Leave without saving"),
         KeyBinding([.function(1), .alt("1")], .help, label: "Help", description: "This help"),
-    ])
+    ]
 }

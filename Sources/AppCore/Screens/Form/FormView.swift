@@ -32,7 +32,7 @@ enum FormView {
         if let error = form.error {
             buffer.setString(error, x: 1, y: areas[1].y, style: Theme.error, clip: areas[1])
         }
-        KeyBar(table: FormAction.table).render(in: areas[2], buffer: &buffer)
+        KeyBar(table: FormAction.table(for: form.purpose)).render(in: areas[2], buffer: &buffer)
         return cursor
     }
 }

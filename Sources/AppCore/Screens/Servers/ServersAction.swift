@@ -7,6 +7,7 @@ enum ServersAction: Sendable, Equatable {
     case connect, add, edit, delete, quickConnect, check, filter, clearFilter, settings, help, quit
     case shell
     case mark, markAll, runOnMarked
+    case cycleOrder, toggleGroups, collapse, expand, toggleMouse
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -16,7 +17,7 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("n")], .quickConnect, label: "Quick", description: "Connect to a host not saved"),
         KeyBinding([.character("c")], .check, label: "Check", description: "Check which servers are up now"),
         KeyBinding([.character("/")], .filter, label: "Filter",
-                   description: "Filter: text, tag:web, web[01-20], db*, !name"),
+                   description: "Filter: fuzzy words (wb1), tag:web, web[01-20], db*, !name"),
         KeyBinding([.character("?"), .function(1)], .help, label: "Help", description: "This help"),
         KeyBinding([.character("q"), .function(10)], .quit, label: "Quit", description: "Quit eSSH"),
         KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
@@ -33,5 +34,15 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.home, .character("g")], .first, description: "First server"),
         KeyBinding([.end, .character("G")], .last, description: "Last server"),
         KeyBinding([.escape], .clearFilter, description: "Clear the filter"),
+        KeyBinding([.character("o")], .cycleOrder,
+                   description: "Sort by name, by status (online and fastest first) or by last connected: each press "
+                       + "the next (kept)"),
+        KeyBinding([.character("T")], .toggleGroups,
+                   description: "Group the servers under their tags, or not (kept); Enter on a group folds it"),
+        KeyBinding([.left, .character("h")], .collapse, description: "Fold the selected server's group"),
+        KeyBinding([.right, .character("l")], .expand, description: "Unfold the selected group"),
+        KeyBinding([.character("m")], .toggleMouse,
+                   description: "Mouse wheel on or off (kept). Off, the default: the terminal selects and copies "
+                       + "text as usual; on: the wheel scrolls, and copying needs Shift"),
     ])
 }

@@ -14,7 +14,7 @@ extension Update {
             if !state.filter.text.isEmpty { state.filter.setText("") }
             return []
         }
-        let count = state.visibleServers.count
+        let count = state.listLines
         let page = max(1, ScreenLayout.serverRows(state.size))
         state.notice = nil
         switch action {
@@ -41,7 +41,11 @@ extension Update {
                                        buttons: ["Delete", "Keep"], selected: 1)
         case .check: return startCheck(&state)
         case .connect:
-            guard let server = state.selectedServer else { return [] }
+            guard let server = state.selectedServer else {
+                // Enter on a group's heading folds or unfolds it.
+                toggleGroup(&state, fold: nil)
+                break
+            }
             return connect(&state, ConnectionProfile(server: server))
         case .shell:
             guard let server = state.selectedServer else { return [] }
@@ -49,9 +53,54 @@ extension Update {
         case .mark: markSelected(&state)
         case .markAll: markAllVisible(&state)
         case .runOnMarked: return askFleetCommand(&state)
+        case .collapse: toggleGroup(&state, fold: true)
+        case .expand: toggleGroup(&state, fold: false)
+        case .cycleOrder:
+            state.settings.serverOrder = state.settings.serverOrder.next
+            state.notice = "Sorted by \(orderWords(state.settings.serverOrder)) (o: the next order)."
+            return saveSetting(&state, "ui.sort")
+        case .toggleGroups:
+            state.settings.groupByTag.toggle()
+            state.list.clamp(count: state.listLines)
+            state.notice = state.settings.groupByTag
+                ? "Grouped by tag: Enter or ← → fold a group; T again: one list." : "One list (T: group by tag)."
+            return saveSetting(&state, "ui.group")
+        case .toggleMouse:
+            state.settings.mouse.toggle()
+            state.notice = state.settings.mouse
+                ? "Mouse wheel on: the wheel scrolls; to select text hold Shift (m: off)."
+                : "Mouse wheel off: the terminal selects text (m: on)."
+            return saveSetting(&state, "ui.mouse")
         }
-        state.list.scrollToSelection(visibleRows: page, count: count)
+        state.list.scrollToSelection(visibleRows: page, count: state.listLines)
         return []
+    }
+
+    /// The order as the title and the notice say it.
+    static func orderWords(_ order: ServerOrder) -> String {
+        switch order {
+        case .name: return "name"
+        case .status: return "status"
+        case .connected: return "last connected"
+        }
+    }
+
+    /// Stores the settings `keys` as they are now (a key changed them; the Settings screen shows the same values).
+    static func saveSetting(_ state: inout AppState, _ keys: String...) -> [Effect] {
+        state.list.scrollToSelection(visibleRows: max(1, ScreenLayout.serverRows(state.size)), count: state.listLines)
+        return [.saveSettings(Dictionary(uniqueKeysWithValues: keys.map { ($0, state.settings.text(for: $0)) }))]
+    }
+
+    /// Folds (true), unfolds (false) or flips (nil) the group of the selected line; the selection stays on the
+    /// group's heading when its servers fold away.
+    static func toggleGroup(_ state: inout AppState, fold: Bool?) {
+        guard state.settings.groupByTag, let line = state.list.selected,
+              let (heading, group) = state.serverList.group(atEntry: line) else { return }
+        let folded = fold ?? !group.collapsed
+        guard folded != group.collapsed else { return }
+        if folded { state.collapsedTags.insert(group.tag) } else { state.collapsedTags.remove(group.tag) }
+        if folded { state.list.selected = heading }
+        state.list.clamp(count: state.listLines)
     }
 
     /// Keys while the filter is typed (`/`).
@@ -61,11 +110,11 @@ extension Update {
         case .clear?:
             state.isFiltering = false
             state.filter.setText("")
-        case .up?: state.list.selectPrevious(count: state.visibleServers.count)
-        case .down?: state.list.selectNext(count: state.visibleServers.count)
+        case .up?: state.list.selectPrevious(count: state.listLines)
+        case .down?: state.list.selectNext(count: state.listLines)
         case nil:
             _ = state.filter.handle(key)
-            state.list.selectFirst(count: state.visibleServers.count)
+            state.list.selectFirst(count: state.listLines)
         }
         return []
     }
@@ -101,6 +150,8 @@ extension Update {
         let total = state.checking?.total ?? 0
         state.checking = nil
         state.lastCheckAt = at
+        // Sorted by status, the list takes the new statuses in once, when the check is over, not row by row.
+        if state.settings.serverOrder == .status { state.arrangeServers() }
         let online = state.checks.values.filter { $0.status == .online }.count
         // The line is about the servers screen: a check that ends while a session is open (it was started before
         // connecting) must not cover the session's own status, such as a finished command's exit.
@@ -130,8 +181,9 @@ extension Update {
                                            checkedAt: result.checkedAt)
         }
         state.settings = Settings(stored: settings)
-        state.list.clamp(count: state.visibleServers.count)
-        if state.list.selected == nil { state.list.selectFirst(count: state.visibleServers.count) }
+        if state.settings.serverOrder == .status { state.arrangeServers() }
+        state.list.clamp(count: state.listLines)
+        if state.list.selected == nil { state.list.selectFirst(count: state.listLines) }
         guard first else { return [] }
         var effects = startCheck(&state)
         if servers.isEmpty && settings[Update.sshConfigOfferSetting] == nil { effects.append(.work(.findSSHConfigHosts)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import Operations
 import TUIKit
 
 /// The home screen: saved servers with their last check, filter, progress of a running check.
@@ -10,18 +11,32 @@ enum ServersView {
         var right: [Span] = []
         if let checking = state.checking { right.append(Span("checking \(checking.done)/\(checking.total) ")) }
         if !state.fleet.marked.isEmpty { right.append(Span("\(state.fleet.marked.count) marked ")) }
-        StatusBar(left: [Span(" eSSH — Servers (\(list.visible.count)/\(state.servers.count))")], right: right,
-                  style: Theme.title).render(in: areas.title, buffer: &buffer)
+        // The order (o) is marked on its column's title; typed text ranks by best match, which the title says.
+        let narrow = buffer.size.width < 70
+        let ranked = ServerFilter(list.arrangement.filter).ranks
+        let order = state.settings.serverOrder
+        var title = " eSSH — Servers (\(list.visible.count)/\(state.servers.count))"
+        if ranked {
+            title += " · best match first"
+        } else if narrow && order == .connected {
+            title += " · by last connected"
+        }
+        StatusBar(left: [Span(title)], right: right, style: Theme.title).render(in: areas.title, buffer: &buffer)
+        let arrow = ranked ? "" : (state.unicode ? "↓" : "v")
+        func header(_ text: String, _ column: ServerOrder) -> String { order == column ? text + arrow : text }
 
         let dot = state.unicode ? "●" : "*"
         // Narrow terminals keep what tells servers apart: status, name, address.
-        let narrow = buffer.size.width < 70
         // A marked server (Space, for `x`) shows a check mark in place of its status dot, in the status colour.
         let markSign = state.unicode ? "✓" : "+"
         // Only the rows on screen are built (TableView asks for them), from what `ServerList` derived when the list
         // or the filter changed, so a frame does not cost more with every server saved.
-        func row(_ index: Int) -> [Span] {
-            let entry = list.visibleRow(index)
+        func row(_ line: Int) -> [Span] {
+            let entry: ServerList.Row
+            switch list.entries[line] {
+            case .group: return []
+            case .server(let index): entry = list.rows[index]
+            }
             let server = entry.server
             var (style, text) = Theme.status(server.id.flatMap { state.checks[$0] })
             let dot = state.fleet.marked.contains(server.name) ? markSign : dot
@@ -38,18 +53,33 @@ enum ServersView {
                 Span(lastConnected(server.lastConnectedAt, day: entry.date, now: state.now)),
             ]
         }
+        // A group's heading: folded or open, the tag, how many servers and how many of them are online.
+        func heading(_ line: Int) -> [Span]? {
+            guard case .group(let group) = list.entries[line] else { return nil }
+            let sign = group.collapsed ? (state.unicode ? "▸" : "+") : (state.unicode ? "▾" : "-")
+            let online = group.members.filter { row in
+                list.rows[row].server.id.flatMap { state.checks[$0] }?.status == .online
+            }.count
+            let count = "\(group.members.count) server\(group.members.count == 1 ? "" : "s"), \(online) online"
+            let tag = group.tag.isEmpty ? "(no tag)" : TextSanitizer.line(group.tag)
+            return [Span(sign + " ", style: Theme.label), Span(tag, style: Theme.label),
+                    Span(" · " + count, style: Theme.hint)]
+        }
         let wide = buffer.size.width >= 100
         // The name column is as wide as the longest name (within limits); the address takes most of the rest.
         let nameWidth = min(max(list.widestVisibleName, 4), wide ? 32 : 16)
+        let name = header("Name", .name), status = header("Status", .status)
         let columns: [TableView.Column] = narrow
-            ? [.init("", width: .fixed(1)), .init("Name", width: .fill(1)), .init("Status", width: .fixed(11)),
+            ? [.init("", width: .fixed(1)), .init(name, width: .fill(1)), .init(status, width: .fixed(11)),
                .init("Address", width: .fill(1))]
-            : [.init("", width: .fixed(1)), .init("Name", width: .fixed(nameWidth)), .init("Status", width: .fixed(12)),
-               .init("OS", width: .fixed(wide ? 8 : 7)), .init("Address", width: .fill(3)),
-               .init("Tags", width: .fill(wide ? 2 : 1)), .init("Connected", width: .fixed(wide ? 16 : 10))]
+            : [.init("", width: .fixed(1)), .init(name, width: .fixed(max(nameWidth, 5))),
+               .init(status, width: .fixed(12)), .init("OS", width: .fixed(wide ? 8 : 7)),
+               .init("Address", width: .fill(3)), .init("Tags", width: .fill(wide ? 2 : 1)),
+               .init(header("Connected", .connected), width: .fixed(wide ? 16 : 10))]
         let table = TableView(columns: columns, rows: [])
         var selection = state.list
-        table.render(in: areas.table, buffer: &buffer, state: &selection, rowCount: list.visible.count) { row($0) }
+        table.render(in: areas.table, buffer: &buffer, state: &selection, rowCount: list.entries.count,
+                     wholeRow: heading) { row($0) }
         if state.loaded && state.servers.isEmpty {
             let y = areas.table.y + 2
             buffer.setString("No servers yet. Press a to add one, n to connect to any host.", x: 2, y: y,
