@@ -70,7 +70,7 @@ ns_prefix=essh-$(printf '%s' "$state" | sha256sum | cut -c1-8)-
 stop_namespaces() {
     local ns pid veth=es${ns_prefix:5:8} net
     # The blackhole route of this STATE's /28, found from the root side's veth (it outlives a crashed run).
-    net=$(ip -o -4 addr show dev "$veth" 2>/dev/null | awk '{print $4}' | head -n 1)
+    net=$(ip -o -4 addr show dev "$veth" 2>/dev/null | awk '{print $4}' | head -n 1 || true)
     if [ -n "$net" ]; then
         net=$(python3 -c 'import ipaddress,sys; print(ipaddress.ip_interface(sys.argv[1].split("/")[0]+"/28").network)' "$net")
         ip route del blackhole "$net" 2>/dev/null || true
