@@ -82,7 +82,8 @@ final class StoreWorker: Sendable {
                     let changes = ServerChanges(name: draft.name, host: draft.host, port: draft.port,
                                                 user: draft.user ?? "", auth: draft.auth, keyPath: draft.keyPath ?? "",
                                                 os: draft.os, tags: draft.tags, note: draft.note,
-                                                algorithms: AlgorithmChanges(replacingWith: draft.algorithms))
+                                                algorithms: AlgorithmChanges(replacingWith: draft.algorithms),
+                                                jump: draft.jump)
                     try inventory.updateServer(named: replacing, changes)
                 } else {
                     try inventory.addServer(draft)
