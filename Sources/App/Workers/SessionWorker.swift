@@ -94,13 +94,17 @@ final class SessionWorker: Sendable {
             }
             previous?.disconnect()
             do throws(SSHError) {
-                let opened = try opener.open(options, prompter: broker, cancel: cancel) { [self] stage in
+                let opened = try opener.open(options, prompter: broker, cancel: cancel, onStage: { [self] stage in
                     if case .banner(let text) = stage {
                         post(.connectBanner(text))
                     } else {
                         post(.connectStage(Self.describe(stage)))
                     }
-                }
+                }, onHopStage: { [self] hop in
+                    if case .banner = hop.stage { return }
+                    post(.connectHop(HopProgress(hop: hop.hop, hops: hop.hops, name: hop.name,
+                                                 stage: Self.describe(hop.stage))))
+                })
                 if cancel.isCancelled {
                     opened.disconnect()
                     post(.connectFailed("Cancelled."))
