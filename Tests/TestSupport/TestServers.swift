@@ -23,6 +23,7 @@ public struct TestServers: Sendable {
     public let authorizedKeys: String
     /// Whether the test user may run `sudo true` after typing its password (sudo installed; nothing else allowed).
     public let sudo: Bool
+
     /// The jump-host topology in network namespaces (Tests/Harness/test-servers.sh's header).
     public let jump: JumpTopology
 
