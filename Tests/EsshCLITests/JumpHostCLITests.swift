@@ -51,8 +51,9 @@ import TestSupport
         #expect(one.status == 0, "\(one.err)")
         #expect(one.out.hasSuffix(" \(s.jump.t1.host) \(s.jump.t1.port)\n"), "\(one.out)")
         // t2's chain is b2's own chain (b1) first, then b2.
-        let two = try setup.essh(["exec", "t2", "--", "echo $SSH_CONNECTION"])
+        let two = try setup.essh(["exec", "-v", "t2", "--", "echo $SSH_CONNECTION"])
         #expect(two.status == 0, "\(two.err)")
+        #expect(two.err.contains("t2: through b1 → b2 (jump hosts)"), "-v names the hops: \(two.err)")
         #expect(two.out.hasSuffix(" \(s.jump.t2.host) 22\n"), "\(two.out)")
         let net = try setup.essh(["net", "t2", "routes", "--json"])
         #expect(net.status == 0 && net.out.contains("\"routes\""), "\(net.err)")
