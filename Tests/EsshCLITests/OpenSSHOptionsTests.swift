@@ -13,9 +13,9 @@ import TestSupport
 
     @Test func jumpForwardingAndTerminalOptionsSayWhatESSHDoesInstead() throws {
         let cases: [([String], String, String)] = [
-            (["-J", "bastion", "db1"], "-J (ProxyJump) is not supported yet", "essh shell"),
-            (["-Jbastion", "db1", "uptime"], "-J (ProxyJump) is not supported yet", "essh exec"),
-            (["exec", "-J", "bastion", "db1", "uptime"], "Jump hosts are planned", "essh exec"),
+            (["-o", "ProxyJump=bastion", "db1"], "-o ProxyJump=bastion is -J bastion in eSSH", "essh shell"),
+            (["-o", "ProxyCommand=ssh -W %h:%p gw", "db1"], "-J HOST stands for ProxyCommand ssh -W %h:%p HOST",
+             "essh shell"),
             (["-L", "8080:localhost:80", "db1"], "-L (local port forwarding) is not supported yet", "essh shell"),
             (["db1", "-R", "9000:localhost:9000"], "-R (remote port forwarding) is not supported yet", "essh shell"),
             (["-D", "1080", "db1"], "-D (dynamic port forwarding, a SOCKS proxy)", "essh shell"),
@@ -47,6 +47,14 @@ import TestSupport
         let r = try essh(["-p", "2222", "-l", "me", "no-such-host.invalid", "ls", "-t"])
         #expect(r.status == 255, "\(r.err)")
         #expect(!r.err.contains("-t ("), "\(r.err)")
+        // -J is eSSH's now: it reaches the connection (here a name that does not resolve), in every spelling.
+        for args in [["-J", "bastion.invalid", "db1.invalid", "true"], ["-Jbastion.invalid", "db1.invalid", "uptime"],
+                     ["exec", "--jump", "bastion.invalid", "db1.invalid", "uptime"],
+                     ["net", "-J", "bastion.invalid", "db1.invalid", "routes"]] {
+            let jump = try essh(args)
+            #expect(jump.status == 255 && jump.err.contains("bastion.invalid"), "\(args): \(jump.err)")
+            #expect(!jump.err.contains("not supported"), "\(args): \(jump.err)")
+        }
         let unknown = try essh(["--frobnicate", "db1"])
         #expect(unknown.status == 64 && unknown.err.contains("Unknown option '--frobnicate'"), "\(unknown.err)")
     }
