@@ -32,10 +32,10 @@ public struct OnlineCheck: Sendable {
         }
     }
 
-    /// Bastion sessions per jump chain, at most (fewer when fewer servers are behind it). Measured in
-    /// bench/results/jump-fleet-2026-11-24.md: silent servers cost one timeout each per session, so more sessions
-    /// finish sooner, each for one more login on the bastion.
-    public static let defaultSessionsPerBastion = 16
+    /// Bastion sessions per jump chain, at most: one per 8 servers behind it up to this. Measured in
+    /// bench/results/jump-fleet-2026-11-24.md: a silent server holds one session for the whole timeout, so N silent
+    /// servers take about N ÷ sessions × the timeout; each session is one more login on the bastion.
+    public static let defaultSessionsPerBastion = 64
 
     public let options: Checker.Options
     public let sessionsPerBastion: Int
@@ -132,62 +132,55 @@ public struct OnlineCheck: Sendable {
         return o
     }
 
-    /// The servers behind one chain: bastion sessions logged in one after another on a thread of the chain's, each
-    /// ready one served by a worker taking the next server; the first session failing fails them all with its
-    /// error, a later one failing only stops adding sessions.
+    /// The servers behind one chain: the first bastion session logged in alone (a bastion that fails fails every
+    /// server behind it with its error, tried once), then the others, at most `loginsAtOnce` logging in together
+    /// (a default sshd drops unauthenticated connections beyond MaxStartups' 10); each session is served by a worker
+    /// taking the next server. A later session failing only leaves the work to the others.
     private func startChain(_ members: [(index: Int, target: Target)], pool: JumpPool, inbox: Inbox) {
         let queue = Mutex(0)
-        let width = min(sessionsPerBastion, members.count)
+        let width = Self.sessions(for: members.count, cap: sessionsPerBastion)
         let timeout = options.timeout
         let route = probe(members[0].target)
         let bastion = route.hopChain.last.map { $0.name ?? $0.host } ?? "bastion"
-        let started = PlainThread.start { [self] in
-            var workers = 0
-            for slot in 0..<width {
-                // Nothing left to take: no more logins.
-                if queue.withLock({ $0 }) >= members.count { break }
-                let relay: ChannelRelay
-                do throws(SSHError) {
-                    // The bastion's own connect timeouts bound this wait.
-                    relay = try pool.relay(for: route, slot: slot, prompter: NonInteractivePrompter(),
-                                           deadline: Date().addingTimeInterval(3600), cancel: nil)
-                } catch {
-                    if slot > 0 { break }
-                    for member in members {
-                        inbox.put(.success(Self.bastionFailed(member.index, member.target, error, via: bastion)))
-                    }
-                    return
-                }
-                workers += 1
-                let worker = PlainThread.start {
-                    while true {
-                        let next = queue.withLock { next -> Int? in
-                            guard next < members.count else { return nil }
-                            defer { next += 1 }
-                            return next
-                        }
-                        guard let next else { return }
-                        let member = members[next]
-                        inbox.put(.success(Self.checkThrough(relay, member.index, member.target, timeout: timeout,
-                                                             via: bastion)))
-                    }
-                }
-                if !worker { workers -= 1 }
+        let take = { @Sendable () -> Int? in
+            queue.withLock { next -> Int? in
+                guard next < members.count else { return nil }
+                defer { next += 1 }
+                return next
             }
-            if workers == 0 {
-                // Not even one worker thread: the rest is checked here, one by one, on the first session.
-                if let relay = try? pool.relay(for: route, prompter: NonInteractivePrompter(),
-                                               deadline: Date().addingTimeInterval(3600), cancel: nil) {
-                    while let next = queue.withLock({ next -> Int? in
-                        guard next < members.count else { return nil }
-                        defer { next += 1 }
-                        return next
-                    }) {
-                        inbox.put(.success(Self.checkThrough(relay, members[next].index, members[next].target,
-                                                             timeout: timeout, via: bastion)))
-                    }
+        }
+        let serve = { @Sendable (relay: ChannelRelay) in
+            while let next = take() {
+                inbox.put(.success(Self.checkThrough(relay, members[next].index, members[next].target,
+                                                     timeout: timeout, via: bastion)))
+            }
+        }
+        let connect = { @Sendable (slot: Int) throws(SSHError) -> ChannelRelay in
+            // The bastion's own connect timeouts bound this wait.
+            try pool.relay(for: route, slot: slot, prompter: NonInteractivePrompter(),
+                           deadline: Date().addingTimeInterval(3600), cancel: nil)
+        }
+        let started = PlainThread.start {
+            let first: ChannelRelay
+            do throws(SSHError) {
+                first = try connect(0)
+            } catch {
+                for member in members {
+                    inbox.put(.success(Self.bastionFailed(member.index, member.target, error, via: bastion)))
+                }
+                return
+            }
+            let gate = DispatchSemaphore(value: Self.loginsAtOnce)
+            for slot in 1..<width {
+                _ = PlainThread.start {
+                    gate.wait()
+                    // Nothing left to take: no more logins.
+                    let relay = queue.withLock({ $0 }) < members.count ? try? connect(slot) : nil
+                    gate.signal()
+                    if let relay { serve(relay) }
                 }
             }
+            serve(first)
         }
         if !started {
             for member in members {
@@ -196,6 +189,14 @@ public struct OnlineCheck: Sendable {
             }
         }
     }
+
+    /// Bastion sessions for `count` servers behind one chain: one per 8 servers, at most `cap`.
+    static func sessions(for count: Int, cap: Int) -> Int {
+        max(1, min(cap, (count + 7) / 8))
+    }
+
+    /// Bastion logins in progress at once, per chain.
+    static let loginsAtOnce = 8
 
     // MARK: - One server through a bastion
 
