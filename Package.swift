@@ -107,7 +107,7 @@ let fleetTargets: [Target] = [
     .target(name: "Fleet", dependencies: ["SSH", "Basics"]),
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "SSH", "TestSupport"]),
     // Fleet runs and online checks through bastions, against the harness's namespace topology (real sshd).
-    .testTarget(name: "JumpFleetTests", dependencies: ["Fleet", "Operations", "Reachability", "SSH", "TestSupport"]),
+    .testTarget(name: "JumpFleetTests", dependencies: ["Basics", "Fleet", "Operations", "Reachability", "SSH", "TestSupport"]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
