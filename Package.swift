@@ -106,14 +106,16 @@ let remoteCommandsTargets: [Target] = [
 let fleetTargets: [Target] = [
     .target(name: "Fleet", dependencies: ["SSH", "Basics"]),
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "SSH", "TestSupport"]),
+    // Fleet runs and online checks through bastions, against the harness's namespace topology (real sshd).
+    .testTarget(name: "JumpFleetTests", dependencies: ["Basics", "Fleet", "Operations", "Reachability", "SSH", "TestSupport"]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
-    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "LocalProcess", "TextWidth"]),
-    .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "TestSupport"]),
+    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "Reachability", "LocalProcess", "TextWidth"]),
+    .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "Reachability", "TestSupport"]),
 ]
 
 // AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,

@@ -18,12 +18,15 @@ struct CheckCommand: ParsableCommand {
             saved and shown by `essh servers list`. Servers are picked as by every command (see README's selectors): \
             names, patterns (web[01-20], db*), tag:TAG, !NAME or --exclude to leave some out, --tag, a hosts file \
             (-h FILE); without any, every saved server. A word that is no saved server is checked as an unsaved \
-            host, HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it.
+            host, HOST[:PORT] (an IPv6 address as [::1]:2222), and nothing is stored for it. A server saved behind \
+            jump hosts is checked through its bastion: its banner is read over a channel the bastion opens, and the \
+            status is what the bastion saw.
             """,
         helpNames: SelectionOptions.helpNames)
 
     @OptionGroup var database: DatabaseOptions
-    @Flag(help: "Print JSON: {\"results\":[{name, host, port, status, latency_ms, banner, error}]}.")
+    @Flag(help: ArgumentHelp("Print JSON: {\"results\":[{name, host, port, status, latency_ms, banner, error, via}]} "
+                             + "(via: the jump host a server was checked through, null when direct)."))
     var json = false
     @Option(help: ArgumentHelp("Seconds to wait for each server's connection and banner.", valueName: "SECONDS"))
     var timeout: Double = 3
@@ -54,7 +57,8 @@ struct CheckCommand: ParsableCommand {
             throw CommandFailure(.badInput, "No saved servers to check. Add one with `essh servers add NAME --host HOST` "
                                  + "or import ~/.ssh/config." + (inventory == nil ? " " + database.missingNote : ""))
         }
-        let checker = try Checker(options: .init(timeout: timeout, concurrency: concurrency))
+        // Direct servers go through Reachability's loop, servers behind jump hosts through their bastion.
+        let checker = try OnlineCheck(options: .init(timeout: timeout, concurrency: concurrency))
         // Servers that timed out or stayed silent last time will likely wait out the whole timeout again: starting
         // them first lets their wait overlap the connects to everyone else.
         let lastChecks = (try? inventory?.lastCheckResults()) ?? [:]
@@ -70,7 +74,10 @@ struct CheckCommand: ParsableCommand {
         let recorder = inventory.map(CheckRecorder.init(inventory:))
         let outcomes: [CheckOutcome]
         do {
-            let targets = order.map { CheckTarget(host: entries[$0].host, port: entries[$0].port) }
+            let context = ConnectionProfile.Context()
+            let targets = order.map { i in
+                OnlineCheck.Target(host: entries[i].host, port: entries[i].port, jumps: entries[i].jumps(context))
+            }
             let checked = try checker.check(targets) { outcome in
                 progress.record(good: outcome.status == .online)
                 if let id = entries[order[outcome.index]].server?.id {
@@ -159,6 +166,13 @@ struct CheckEntry {
         port = destination.port ?? 22
         typedAsAddress = destination.port != nil || destination.host.contains(":")
             || destination.host.allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    /// The jump hosts a connection to the saved server would pass through (empty for a typed host, or when its
+    /// connection options cannot be made: a check needs no key, and the direct check then says what it finds).
+    func jumps(_ context: ConnectionProfile.Context) -> [ConnectOptions] {
+        guard let server else { return [] }
+        return (try? ConnectionProfile(server: server).options(context: context))?.jumps ?? []
     }
 
     /// Saved servers are one each by name; typed hosts by address.

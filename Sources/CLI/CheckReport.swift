@@ -18,7 +18,8 @@ enum CheckReport {
         for row in rows {
             let o = row.outcome
             table.add([
-                .init(text: row.name), .init(text: row.host), .init(text: String(row.port)),
+                .init(text: row.name), .init(text: o.via.map { "\(row.host) via \($0)" } ?? row.host),
+                .init(text: String(row.port)),
                 .init(text: o.status.word, colour: StatusColour.code(for: o.status)),
                 .init(text: o.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-"),
                 .init(text: o.status == .online ? (o.banner ?? "") : (o.error ?? "")),
@@ -34,9 +35,11 @@ enum CheckReport {
         var status: CheckStatus
         var latencyMs: Double?
         var banner, error: String?
+        /// The jump host the check went through; null for a direct check.
+        var via: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, host, port, status, latencyMs = "latency_ms", banner, error
+            case name, host, port, status, latencyMs = "latency_ms", banner, error, via
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -48,6 +51,7 @@ enum CheckReport {
             try c.encode(latencyMs, forKey: .latencyMs)
             try c.encode(banner, forKey: .banner)
             try c.encode(error, forKey: .error)
+            try c.encode(via, forKey: .via)
         }
     }
 
@@ -59,7 +63,7 @@ enum CheckReport {
         let results = rows.map {
             ResultJSON(name: $0.name, host: $0.host, port: $0.port,
                        status: $0.outcome.status, latencyMs: $0.outcome.latencyMs,
-                       banner: $0.outcome.banner, error: $0.outcome.error)
+                       banner: $0.outcome.banner, error: $0.outcome.error, via: $0.outcome.via)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

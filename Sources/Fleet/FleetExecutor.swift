@@ -11,6 +11,33 @@ public protocol FleetExecutor: Sendable {
     func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
                  cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
+
+    /// The same, within a run whose targets share `jumps` (the run's bastion sessions, one per distinct jump chain,
+    /// closed by the runner when the run ends). `FleetRunner` calls this one; by default it ignores the pool.
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                 cancel: Cancellation, jumps: JumpPool, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+        throws(FleetFailure) -> CommandExit
+}
+
+extension FleetExecutor {
+    /// Executors that reach no jump host through a shared session (test fakes) run the target as without a pool.
+    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                        cancel: Cancellation, jumps: JumpPool,
+                        output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(FleetFailure) -> CommandExit {
+        try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline, cancel: cancel,
+                    output: output)
+    }
+
+    /// A target's options with the connect timeout the runner gives it, and — when it is reached through jump
+    /// hosts — the relay on its last jump host from `jumps` (connected by the first target that needs it).
+    func route(_ target: FleetTarget, connectTimeout: Double, deadline: Date, cancel: Cancellation,
+               jumps: JumpPool) throws(SSHError) -> (ConnectOptions, ChannelRelay?) {
+        var options = target.options
+        options.connectTimeout = min(options.connectTimeout, connectTimeout)
+        guard !options.jumps.isEmpty else { return (options, nil) }
+        let relay = try jumps.relay(for: options, prompter: target.prompter, deadline: deadline, cancel: cancel)
+        return (options, relay)
+    }
 }
 
 /// Why one target's attempt failed, and in which phase.

@@ -121,12 +121,16 @@ public final class FleetRunner: Sendable {
                     onOutput: @escaping @Sendable (Int, SSH.OutputStream, UnsafeRawBufferPointer) -> Void = { _, _, _ in },
                     onFinish: @escaping @Sendable (Int, FleetResult) -> Void = { _, _ in }) -> [FleetResult] {
         let results = ResultSlots(targets.map { FleetResult(name: $0.name, status: .waiting) })
+        // The run's bastion sessions, one per distinct jump chain, shared by every target behind it; closed when
+        // the run ends (a target given up on and still running sees its connection end).
+        let jumps = JumpPool()
+        defer { jumps.close() }
         let report: @Sendable (Int, FleetResult) -> Void = { [self] i, result in
             results.set(i, result)
             serialised { onFinish(i, result) }
         }
         let pool = WorkerPool(count: targets.count, stopWhen: { [self] in isCancelled }) { [self] i, pool in
-            let outcome = attempt(targets[i], index: i, command: command,
+            let outcome = attempt(targets[i], index: i, command: command, jumps: jumps,
                                   onStart: { i in self.serialised { onStart(i) } },
                                   onOutput: { i, stream, bytes in self.serialised { onOutput(i, stream, bytes) } },
                                   onGiveUp: { given in

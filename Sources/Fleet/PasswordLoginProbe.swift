@@ -16,11 +16,28 @@ public struct PasswordLoginProbe: FleetExecutor {
                         cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
     {
-        var options = target.options
-        options.connectTimeout = min(options.connectTimeout, connectTimeout)
+        let jumps = JumpPool()
+        defer { jumps.close() }
+        return try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline,
+                           cancel: cancel, jumps: jumps, output: output)
+    }
+
+    /// Behind jump hosts, through the check's shared bastion session, so the check costs one bastion login too.
+    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                        cancel: Cancellation, jumps: JumpPool,
+                        output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(FleetFailure) -> CommandExit
+    {
         let methods: [String]?
+        let options: ConnectOptions
         do throws(SSHError) {
-            methods = try SSHSession.loginMethods(options, cancel: cancel)
+            let (routed, relay) = try route(target, connectTimeout: connectTimeout, deadline: deadline,
+                                            cancel: cancel, jumps: jumps)
+            options = routed
+            if let relay {
+                methods = try SSHSession.loginMethods(options, through: relay, cancel: cancel)
+            } else {
+                methods = try SSHSession.loginMethods(options, cancel: cancel)
+            }
         } catch {
             throw FleetFailure(.connect, error)
         }

@@ -2,7 +2,8 @@ import Foundation
 import SSH
 
 /// The real executor: one SSH session per target, opened, used for the one job, and closed. Each call runs on
-/// its own worker thread, so every libssh2 session is used by one thread only.
+/// its own worker thread, so every libssh2 session is used by one thread only. A target behind jump hosts runs over
+/// a channel of the run's bastion session for its chain (`JumpPool`), which only its relay's thread uses.
 public struct SSHFleetExecutor: FleetExecutor {
     /// What is done on a target's open session: by default the command is run (`runCommand`); `essh net` runs its
     /// quick commands instead, so connecting, deadlines, parallelism and statuses stay those of every fleet run.
@@ -29,11 +30,27 @@ public struct SSHFleetExecutor: FleetExecutor {
                         cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
         throws(FleetFailure) -> CommandExit
     {
-        var options = target.options
-        options.connectTimeout = min(options.connectTimeout, connectTimeout)
+        // Outside a run: a pool of its own for this one target.
+        let jumps = JumpPool()
+        defer { jumps.close() }
+        return try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline,
+                           cancel: cancel, jumps: jumps, output: output)
+    }
+
+    /// Behind jump hosts, the target's session runs over a channel of the run's shared bastion session.
+    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                        cancel: Cancellation, jumps: JumpPool,
+                        output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(FleetFailure) -> CommandExit
+    {
         let session: SSHSession
         do throws(SSHError) {
-            session = try SSHSession.connect(options, prompter: target.prompter, cancel: cancel)
+            let (options, relay) = try route(target, connectTimeout: connectTimeout, deadline: deadline,
+                                             cancel: cancel, jumps: jumps)
+            if let relay {
+                session = try SSHSession.connect(options, through: relay, prompter: target.prompter, cancel: cancel)
+            } else {
+                session = try SSHSession.connect(options, prompter: target.prompter, cancel: cancel)
+            }
         } catch {
             throw FleetFailure(.connect, error)
         }

@@ -67,7 +67,7 @@ final class TargetAttempt: Sendable {
 extension FleetRunner {
     /// Runs one target start to end under its own deadline and returns its result, or nil when it was given up on
     /// meanwhile (`onGiveUp` has reported it then, from a timer).
-    func attempt(_ target: FleetTarget, index: Int, command: String,
+    func attempt(_ target: FleetTarget, index: Int, command: String, jumps: JumpPool,
                  onStart: @Sendable (Int) -> Void,
                  onOutput: @escaping @Sendable (Int, SSH.OutputStream, UnsafeRawBufferPointer) -> Void,
                  onGiveUp: @escaping @Sendable (FleetResult) -> Void) -> FleetResult? {
@@ -110,7 +110,7 @@ extension FleetRunner {
         do throws(FleetFailure) {
             let exit = try executor.execute(
                 target, command: command, connectTimeout: connect.seconds, deadline: Date().addingTimeInterval(left),
-                cancel: cancellation
+                cancel: cancellation, jumps: jumps
             ) { stream, bytes in
                 if stream == .stdout { out.append(bytes) } else { err.append(bytes) }
                 // A target given up on says nothing more (its result is out, the run may be over).

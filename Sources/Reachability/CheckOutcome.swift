@@ -16,10 +16,13 @@ public struct CheckOutcome: Sendable, Equatable {
     public var error: String?
     /// The address that gave this result, when the name resolved.
     public var address: String?
+    /// The jump host the check went through (the last hop of the server's chain, by name, else its host): the
+    /// banner was read through it and the status is what it saw. Nil for a direct check.
+    public var via: String?
 
     /// An outcome.
     public init(index: Int, target: CheckTarget, status: CheckStatus, latencyMs: Double? = nil, banner: String? = nil,
-                error: String? = nil, address: String? = nil) {
+                error: String? = nil, address: String? = nil, via: String? = nil) {
         self.index = index
         self.target = target
         self.status = status
@@ -27,5 +30,6 @@ public struct CheckOutcome: Sendable, Equatable {
         self.banner = banner
         self.error = error
         self.address = address
+        self.via = via
     }
 }

@@ -137,16 +137,22 @@ public final class SSHSession: Sendable {
         }
         defer { chain?.teardown() }
         do throws(SSHError) {
-            let opened = try open(options, prompter: prompter, cancel: cancel, transport: transport, onStage: { _ in })
-            var handle = SessionHandle(raw: opened.raw, fd: opened.fd, host: options.host, keepaliveInterval: 0,
-                                       context: opened.context)
-            defer { handle.shutdown() }
-            return try Authenticator(io: opened.io, options: options, prompter: prompter, context: opened.context)
-                .allowedMethods()
+            return try allowedMethods(options, prompter: prompter, cancel: cancel, transport: transport)
         } catch {
             guard let via = hops.last.map(JumpChain.shortName) else { throw error }
             throw JumpChain.named(error, hop: options, via: via, stage: nil)
         }
+    }
+
+    /// Opens over `transport`, verifies the host key, asks the login methods and leaves (`loginMethods`).
+    static func allowedMethods(_ options: ConnectOptions, prompter: Prompter, cancel: Cancellation?,
+                               transport: Transport) throws(SSHError) -> [String]? {
+        let opened = try open(options, prompter: prompter, cancel: cancel, transport: transport, onStage: { _ in })
+        var handle = SessionHandle(raw: opened.raw, fd: opened.fd, host: options.host, keepaliveInterval: 0,
+                                   context: opened.context)
+        defer { handle.shutdown() }
+        return try Authenticator(io: opened.io, options: options, prompter: prompter, context: opened.context)
+            .allowedMethods()
     }
 
     /// How the socket of a session is obtained.

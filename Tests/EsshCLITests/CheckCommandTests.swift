@@ -51,7 +51,8 @@ import TestSupport
         #expect(byName["dropped"]?["latency_ms"] is NSNull)
         #expect(byName["nxdomain"]?["status"] as? String == "dns-error")
         for (_, result) in byName {
-            #expect(Set(result.keys) == ["name", "host", "port", "status", "latency_ms", "banner", "error"])
+            #expect(Set(result.keys) == ["name", "host", "port", "status", "latency_ms", "banner", "error", "via"])
+            #expect(result["via"] is NSNull)
         }
     }
 

@@ -1,5 +1,6 @@
 import Fleet
 import Foundation
+import Synchronization
 import SSH
 import Testing
 
@@ -232,5 +233,70 @@ import Testing
         #expect(refused.refusal?.contains("Raise the limit") == true)
         // The open-file limit lowers too, and says which limit.
         #expect(FleetRunner.fit(1024, openFiles: 1024, addressSpace: nil).lowered?.contains("ulimit -n") == true)
+    }
+}
+
+/// Records the pool each target was given.
+private final class PoolRecordingExecutor: FleetExecutor {
+    let pools = Mutex<[ObjectIdentifier]>([])
+    let seen = Mutex<[JumpPool]>([])
+
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                 cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+        throws(FleetFailure) -> CommandExit {
+        throw FleetFailure(.connect, SSHError(.library, "no pool", "Called without the run's pool."))
+    }
+
+    func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                 cancel: Cancellation, jumps: JumpPool,
+                 output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void) throws(FleetFailure) -> CommandExit {
+        pools.withLock { $0.append(ObjectIdentifier(jumps)) }
+        seen.withLock { if $0.isEmpty { $0.append(jumps) } }
+        return CommandExit(status: 0, signal: nil)
+    }
+}
+
+@Suite struct FleetRunnerJumpPoolTests {
+    @Test func everyTargetOfARunSharesOnePoolWhichIsClosedWhenTheRunEnds() throws {
+        let executor = PoolRecordingExecutor()
+        let targets = (0..<5).map { FleetTarget(name: "t\($0)", options: ConnectOptions(host: "h\($0)", user: "u",
+                                                                                          knownHostsFile: "/dev/null")) }
+        let results = FleetRunner(executor: executor, options: .init(parallel: 3, timeout: 5), clock: ManualClock())
+            .run(targets, command: "true")
+        #expect(results.allSatisfy { $0.status == .ok })
+        #expect(Set(executor.pools.withLock { $0 }).count == 1)
+        #expect(executor.pools.withLock { $0 }.count == 5)
+        // A second run gets a pool of its own.
+        _ = FleetRunner(executor: executor, options: .init(parallel: 3, timeout: 5), clock: ManualClock())
+            .run(targets, command: "true")
+        #expect(Set(executor.pools.withLock { $0 }).count == 2)
+        // The first run's pool was closed: it makes no bastion session any more.
+        let pool = try #require(executor.seen.withLock { $0.first })
+        var behind = ConnectOptions(host: "t", user: "u", knownHostsFile: "/dev/null")
+        behind.jumps = [ConnectOptions(host: "b", user: "u", knownHostsFile: "/dev/null")]
+        do {
+            _ = try pool.relay(for: behind, prompter: NonInteractivePrompter(), deadline: Date() + 1, cancel: nil)
+            Issue.record("a closed pool made a bastion session")
+        } catch {
+            #expect(error.situation.hasPrefix("The run is over"))
+        }
+    }
+
+    @Test func chainsDifferByAnyHopsLogin() {
+        func chain(_ user: String, key: String = "/k", port: Int = 22) -> ConnectOptions {
+            var hop = ConnectOptions(host: "b", port: port, user: user, knownHostsFile: "/kh")
+            hop.identityFiles = [key]
+            var target = ConnectOptions(host: "t", user: "u", knownHostsFile: "/kh")
+            target.jumps = [hop]
+            return target
+        }
+        #expect(JumpPool.chainIdentity(of: chain("a")) == JumpPool.chainIdentity(of: chain("a")))
+        #expect(JumpPool.chainIdentity(of: chain("a")) != JumpPool.chainIdentity(of: chain("b")))
+        #expect(JumpPool.chainIdentity(of: chain("a")) != JumpPool.chainIdentity(of: chain("a", key: "/k2")))
+        #expect(JumpPool.chainIdentity(of: chain("a")) != JumpPool.chainIdentity(of: chain("a", port: 2222)))
+        // The target itself is no part of the chain.
+        var other = chain("a")
+        other.host = "t2"
+        #expect(JumpPool.chainIdentity(of: chain("a")) == JumpPool.chainIdentity(of: other))
     }
 }

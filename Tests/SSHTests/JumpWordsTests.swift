@@ -43,6 +43,29 @@ import Testing
         #expect(ChannelOpenFailure.timedOut(relay: "bastion", target: "t:1", timeout: 2).kind == .timedOut)
     }
 
+    @Test func theServersDescriptionOfAFailedConnectSaysWhatItSaw() {
+        func failed(_ description: String) -> SSHError {
+            ChannelOpenFailure.error(relay: "bastion", target: "10.1.2.3:22",
+                                     libssh2Message: "Channel open failure (connect failed: \(description))")
+        }
+        #expect(failed("Connection refused").kind == .refused)
+        #expect(failed("Connection refused").situation
+                == "bastion accepted, but 10.1.2.3:22 refused the connection (seen from bastion): nothing listens there.")
+        #expect(failed("Connection timed out").kind == .timedOut)
+        #expect(failed("No route to host").kind == .unreachable)
+        #expect(failed("No route to host").situation
+                == "bastion accepted, but could not connect to 10.1.2.3:22 (connect failed: No route to host).")
+        #expect(ChannelOpenFailure.reason(of: failed("Connection refused"))
+                == .connectFailed(description: "Connection refused"))
+        let plain = ChannelOpenFailure.error(relay: "b", target: "t:1",
+                                             libssh2Message: "Channel open failure (connect failed)")
+        #expect(ChannelOpenFailure.reason(of: plain) == .connectFailed(description: nil))
+        let prohibited = ChannelOpenFailure.error(relay: "b", target: "t:1",
+                                                  libssh2Message: "Channel open failure (administratively prohibited)")
+        #expect(ChannelOpenFailure.reason(of: prohibited) == .administrativelyProhibited)
+        #expect(ChannelOpenFailure.reason(of: SSHError(.refused, "ECONNREFUSED", "x")) == nil)
+    }
+
     private func options(_ host: String, port: Int = 22, name: String? = nil) -> ConnectOptions {
         var o = ConnectOptions(host: host, port: port, user: "u", knownHostsFile: "/dev/null")
         o.name = name

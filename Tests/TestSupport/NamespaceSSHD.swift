@@ -37,13 +37,15 @@ public final class NamespaceSSHD: Sendable {
             lines += extra
             let config = dir.file("sshd_config")
             try (lines.joined(separator: "\n") + "\n").write(toFile: config, atomically: true, encoding: .utf8)
-            let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
             guard log >= 0 else { throw Failure(description: "cannot create \(logPath)") }
             let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
             let pid: pid_t
             do {
+                // -E, not -e: with -e only the listener's own lines reach stderr (each login's processes log
+                // elsewhere), so the log held one `Accepted` line however many logins there were.
                 pid = try ChildProcess.spawn("/usr/sbin/ip", ["netns", "exec", server.netns, "/usr/sbin/sshd", "-D",
-                                                              "-e", "-f", config],
+                                                              "-E", logPath, "-f", config],
                                              stdin: devNull, stdout: log, stderr: log, closeOtherDescriptors: true,
                                              newSession: true)
             } catch {
@@ -108,10 +110,14 @@ public final class NamespaceSSHD: Sendable {
     }
 
     /// sshd's log so far.
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String {
+        (try? Data(contentsOf: URL(fileURLWithPath: logPath))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
-    /// The number of logins sshd accepted so far (its `Accepted …` lines).
+    /// The number of logins sshd accepted so far (its `Accepted publickey for …` / `Accepted password for …`
+    /// lines; LogLevel VERBOSE's `Accepted key … found at …` lines are a key's check, not a login).
     public var acceptedLogins: Int {
-        log.split(separator: "\n").filter { $0.contains("Accepted ") }.count
+        // sshd ends its log lines with \r\n, one Character in Swift: split on any line end.
+        log.split(whereSeparator: \.isNewline).filter { $0.contains("Accepted ") && $0.contains(" for ") }.count
     }
 }
