@@ -74,7 +74,8 @@ struct CheckCommand: ParsableCommand {
         let recorder = inventory.map(CheckRecorder.init(inventory:))
         let outcomes: [CheckOutcome]
         do {
-            let context = ConnectionProfile.Context()
+            // Jump hosts named by saved servers are looked up as `essh exec` looks them up.
+            let context = database.connectionContext
             let targets = order.map { i in
                 OnlineCheck.Target(host: entries[i].host, port: entries[i].port, jumps: entries[i].jumps(context))
             }

@@ -154,13 +154,8 @@ struct ConnectionOptions: ParsableArguments {
                                   origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig)
     }
 
-    /// The machine as connecting sees it, with jump hosts looked up among the saved servers of an existing database.
-    var context: ConnectionProfile.Context {
-        let path = database.path
-        return ConnectionProfile.Context(savedServer: { name in
-            try Inventory.fileExists(at: path) ? try Inventory(path: path).findServer(named: name) : nil
-        })
-    }
+    /// The machine as connecting sees it, with jump hosts looked up among the saved servers (`DatabaseOptions`).
+    var context: ConnectionProfile.Context { database.connectionContext }
 
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
     func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {

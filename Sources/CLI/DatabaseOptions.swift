@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inventory
+import Operations
 
 /// `--db PATH`, shared by every command that uses the database.
 package struct DatabaseOptions: ParsableArguments {
@@ -14,6 +15,19 @@ package struct DatabaseOptions: ParsableArguments {
     package var path: String { DatabaseLocation.resolve(option: db, environment: ProcessInfo.processInfo.environment) }
 
     /// Opens the database (an `InventoryError` says why it cannot: exit status 3, or 2).
+    /// The machine as connecting sees it, with jump hosts looked up among the saved servers of an existing database
+    /// (never created for it): the one context of every command that connects or checks.
+    /// The `ssh.known_hosts` setting is the stored one, as in the interface (after `--known-hosts` and
+    /// $ESSH_KNOWN_HOSTS: `ConnectionProfile.Context.knownHostsFile`).
+    var connectionContext: ConnectionProfile.Context {
+        let path = self.path
+        let stored = (try? Inventory.fileExists(at: path)) == true ? (try? Inventory(path: path).allSettings()) : nil
+        return ConnectionProfile.Context(knownHostsSetting: stored.map { Settings(stored: $0).knownHosts } ?? "",
+                                         savedServer: { name in
+            try Inventory.fileExists(at: path) ? try Inventory(path: path).findServer(named: name) : nil
+        })
+    }
+
     func open() throws(InventoryError) -> Inventory {
         try Inventory(path: path)
     }

@@ -2,6 +2,7 @@ import AppCore
 import Foundation
 import Inventory
 import Reachability
+import TestSupport
 import Testing
 @testable import App
 
@@ -28,5 +29,29 @@ struct CheckWorkerTests {
         }
         #expect(error == nil)
         #expect(try inventory.lastCheckResults()[id]?.status == .refused)
+    }
+
+    /// A server behind a saved jump host is checked through it, as `essh check` does: t1 answers only inside b1's
+    /// network namespace, so a direct check could not find it online.
+    @Test func aServerBehindAJumpHostIsCheckedThroughIt() throws {
+        let topology = try TestServers.require()
+        let jump = topology.jump
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "b1", host: jump.b1.host, port: jump.b1.port, user: topology.user,
+                                            auth: .key, keyPath: topology.keys + "/id_ed25519"))
+        let t1 = try inventory.addServer(ServerDraft(name: "t1", host: jump.t1.host, port: jump.t1.port,
+                                                     user: topology.user, jump: "b1"))
+        try inventory.setSetting("ssh.known_hosts", to: jump.knownHosts)
+        let id = try #require(t1.id)
+        let posted = Posted()
+        let worker = CheckWorker(inventory: inventory, post: posted.post,
+                                 context: .init(savedServer: { try inventory.findServer(named: $0) }))
+        worker.check([id: CheckTarget(host: jump.t1.host, port: jump.t1.port)], timeout: 5)
+        let messages = posted.wait { $0.contains { if case .checkFinished = $0 { true } else { false } } }
+        guard case .checkResult(let serverId, let status, _, _)? = messages.first else {
+            Issue.record("got \(messages)")
+            return
+        }
+        #expect(serverId == id && status == .online, "\(messages)")
     }
 }

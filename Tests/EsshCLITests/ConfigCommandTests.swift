@@ -101,4 +101,21 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 20, "the 1 s fleet.timeout applies, not the default 60 s")
         #expect(r.err.contains("timed-out"), "\(r.err)")
     }
+
+    /// `ssh.known_hosts` set here is the file the command line trusts, as the interface does (HOME's own
+    /// known_hosts is empty): a server known only in that file logs in; `--known-hosts` still wins.
+    @Test func theKnownHostsSettingIsTheOneTheCommandLineTrusts() throws {
+        let servers = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let dest = ["-i", servers.keys + "/id_ed25519", "-p", "\(servers.port)", "\(servers.user)@\(servers.host)"]
+        let before = try essh(dir, ["exec", "--host-key-policy", "strict"] + dest + ["--", "echo", "in"])
+        #expect(before.status != 0 && before.err.contains("not known"), "\(before.err)")
+        #expect(try essh(dir, ["config", "set", "ssh.known_hosts", servers.knownHosts]).status == 0)
+        let after = try essh(dir, ["exec", "--host-key-policy", "strict"] + dest + ["--", "echo", "in"])
+        #expect(after.status == 0 && after.out == "in\n", "\(after.err)")
+        let overridden = try essh(dir, ["exec", "--host-key-policy", "strict", "--known-hosts", "/dev/null"] + dest
+                                      + ["--", "echo", "in"])
+        #expect(overridden.status != 0, "\(overridden.err)")
+    }
 }

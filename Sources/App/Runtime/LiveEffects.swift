@@ -20,9 +20,11 @@ final class LiveEffects: EffectHandler {
                             context: ConnectionProfile.Context(environment: environment, localUser: localUser))
         // Servers added or removed by `essh servers …` while the interface runs show up without a restart.
         store.watch()
-        checks = CheckWorker(inventory: inventory, post: post)
         // Jump hosts naming saved servers are looked up in the same database (GRDB serialises the reads).
         let savedServer: @Sendable (String) throws -> Server? = { name in try inventory.findServer(named: name) }
+        checks = CheckWorker(inventory: inventory, post: post,
+                             context: ConnectionProfile.Context(environment: environment, localUser: localUser,
+                                                                savedServer: savedServer))
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser,
                                 savedServer: savedServer)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
