@@ -28,6 +28,25 @@ extension FleetExecutor {
                     output: output)
     }
 
+}
+
+/// An executor that reaches jump hosts through a run's `JumpPool` (it implements the `jumps:` call). Called outside a
+/// run, it makes a pool of its own for the one target, closed when the target is done.
+public protocol JumpPoolExecutor: FleetExecutor {}
+
+extension JumpPoolExecutor {
+    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
+                        cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
+        throws(FleetFailure) -> CommandExit
+    {
+        let jumps = JumpPool()
+        defer { jumps.close() }
+        return try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline,
+                           cancel: cancel, jumps: jumps, output: output)
+    }
+}
+
+extension FleetExecutor {
     /// A target's options with the connect timeout the runner gives it, and — when it is reached through jump
     /// hosts — the relay on its last jump host from `jumps` (connected by the first target that needs it).
     func route(_ target: FleetTarget, connectTimeout: Double, deadline: Date, cancel: Cancellation,

@@ -8,19 +8,9 @@ import SSH
 /// takes neither fails as `auth-failed`, so no password is asked for it; an unknown host key, a refused connection
 /// and the like end with their own status, as they would in the run. Run through a `FleetRunner`, so deadlines,
 /// parallelism and cancelling are the run's.
-public struct PasswordLoginProbe: FleetExecutor {
+public struct PasswordLoginProbe: JumpPoolExecutor {
     /// A probe.
     public init() {}
-
-    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
-                        cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
-        throws(FleetFailure) -> CommandExit
-    {
-        let jumps = JumpPool()
-        defer { jumps.close() }
-        return try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline,
-                           cancel: cancel, jumps: jumps, output: output)
-    }
 
     /// Behind jump hosts, through the check's shared bastion session, so the check costs one bastion login too.
     public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,

@@ -4,7 +4,7 @@ import SSH
 /// The real executor: one SSH session per target, opened, used for the one job, and closed. Each call runs on
 /// its own worker thread, so every libssh2 session is used by one thread only. A target behind jump hosts runs over
 /// a channel of the run's bastion session for its chain (`JumpPool`), which only its relay's thread uses.
-public struct SSHFleetExecutor: FleetExecutor {
+public struct SSHFleetExecutor: JumpPoolExecutor {
     /// What is done on a target's open session: by default the command is run (`runCommand`); `essh net` runs its
     /// quick commands instead, so connecting, deadlines, parallelism and statuses stay those of every fleet run.
     /// Given the target, its session, the command, the seconds left before the target's deadline, the
@@ -24,17 +24,6 @@ public struct SSHFleetExecutor: FleetExecutor {
     /// An executor that does `work` on each target's session.
     public init(work: @escaping Work = SSHFleetExecutor.runCommand) {
         self.work = work
-    }
-
-    public func execute(_ target: FleetTarget, command: String, connectTimeout: Double, deadline: Date,
-                        cancel: Cancellation, output: (SSH.OutputStream, UnsafeRawBufferPointer) -> Void)
-        throws(FleetFailure) -> CommandExit
-    {
-        // Outside a run: a pool of its own for this one target.
-        let jumps = JumpPool()
-        defer { jumps.close() }
-        return try execute(target, command: command, connectTimeout: connectTimeout, deadline: deadline,
-                           cancel: cancel, jumps: jumps, output: output)
     }
 
     /// Behind jump hosts, the target's session runs over a channel of the run's shared bastion session.
