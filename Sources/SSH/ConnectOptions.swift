@@ -24,6 +24,13 @@ public struct ConnectOptions: Sendable {
     /// The algorithms offered, each list in order of preference (Operations builds them from the defaults, a saved
     /// server's fields and the command line's options; names this libssh2 cannot do are dropped).
     public var algorithms: Algorithms = .defaults
+    /// How messages name this server when it is one hop of several ("bastion", a saved server's name); nil: its
+    /// host. Used only with jump hosts, so direct connections keep their words.
+    public var name: String?
+    /// The jump hosts to pass through, nearest first (OpenSSH's ProxyJump), each with its own options: host, port,
+    /// user, keys, agent, known_hosts, host-key policy, algorithms, keepalive. Each next hop, and this server last,
+    /// is reached over a `direct-tcpip` channel of the one before. A hop's own `jumps` come before it. Empty: direct.
+    public var jumps: [ConnectOptions] = []
 
     public init(host: String, port: Int = 22, user: String, knownHostsFile: String) {
         self.host = host
@@ -56,6 +63,22 @@ public enum ConnectStage: Sendable, Equatable {
     /// The server's pre-login banner (sshd's `Banner`), as sent: raw text from the server, to be sanitised before
     /// it reaches a terminal. Reported once, before any password or passphrase is asked for.
     case banner(String)
+}
+
+/// A connect stage of one hop of a jump chain: hop `hop` of `hops` (0 is the first jump host, `hops - 1` the
+/// destination), named `name` ("bastion", or its host).
+public struct HopStage: Sendable, Equatable {
+    public let hop: Int
+    public let hops: Int
+    public let name: String
+    public let stage: ConnectStage
+
+    public init(hop: Int, hops: Int, name: String, stage: ConnectStage) {
+        self.hop = hop
+        self.hops = hops
+        self.name = name
+        self.stage = stage
+    }
 }
 
 /// Questions eSSH may have to ask the person while connecting. The CLI asks on the terminal, the TUI in a dialog,

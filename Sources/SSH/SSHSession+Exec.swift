@@ -130,6 +130,12 @@ extension SessionHandle {
     // MARK: - Channel life
 
     mutating func openChannel(io: SessionIO) throws(SSHError) -> OpaquePointer {
+        if relayed {
+            throw SSHError(.library, "session relayed", """
+                The connection to \(host) carries relayed connections (a jump host's): it runs no commands or shells \
+                of its own.
+                """)
+        }
         while true {
             if let channel = libssh2_channel_open_ex(raw, "session", 7, Self.channelWindow, Self.channelPacket, nil, 0) {
                 return channel

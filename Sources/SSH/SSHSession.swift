@@ -32,12 +32,63 @@ public final class SSHSession: Sendable {
     /// The method that logged in as text (`publickey (/root/.ssh/id_ed25519)`, `password`, …), for logs.
     public var authenticatedWith: String { loginMethod.description }
     let keepaliveInterval: Int
+    /// The jump hosts this session runs through (their sessions and relays), torn down after it; nil when direct.
+    let chain: JumpChain?
+    /// The names of the jump hosts passed through, nearest first (empty for a direct connection).
+    public let jumpHosts: [String]
 
-    /// Connects, verifies the host key, then authenticates — or throws an `SSHError` saying what failed.
+    /// Connects, verifies the host key, then authenticates — or throws an `SSHError` saying what failed. With
+    /// `options.jumps`, each jump host is connected and logged in first (each with its own options and host-key
+    /// check), and the session runs over a channel of the last one; errors then name the hop. `onStage` hears every
+    /// hop's stages, `onHopStage` the same with the hop each belongs to.
     public static func connect(_ options: ConnectOptions, prompter: Prompter = NonInteractivePrompter(),
                                cancel: Cancellation? = nil,
+                               onStage: (ConnectStage) -> Void = { _ in },
+                               onHopStage: (HopStage) -> Void = { _ in }) throws(SSHError) -> SSHSession {
+        let hops = JumpChain.hops(of: options)
+        if hops.isEmpty {
+            return try login(options, prompter: prompter, cancel: cancel, transport: .direct, chain: nil,
+                             onStage: onStage)
+        }
+        let (chain, transport) = try JumpChain.reach(options, hops: hops, prompter: prompter, cancel: cancel,
+                                                     onStage: onStage, onHopStage: onHopStage)
+        let name = JumpChain.shortName(options)
+        do throws(SSHError) {
+            return try login(options, prompter: prompter, cancel: cancel, transport: transport, chain: chain,
+                             onStage: { stage in
+                onStage(stage)
+                onHopStage(HopStage(hop: hops.count, hops: hops.count + 1, name: name, stage: stage))
+            })
+        } catch {
+            chain.teardown()
+            throw JumpChain.named(error, hop: options, via: hops.last.map(JumpChain.shortName), stage: nil)
+        }
+    }
+
+    /// Connects to `options`' host and port through a relay the caller keeps (a jump host's session shared by many
+    /// targets: a fleet behind one bastion logs in to it once): a channel of the relay carries this session. The
+    /// session does not own the relay; `options.jumps` are not used. Errors name the server and the relayed one.
+    public static func connect(_ options: ConnectOptions, through relay: ChannelRelay,
+                               prompter: Prompter = NonInteractivePrompter(), cancel: Cancellation? = nil,
                                onStage: (ConnectStage) -> Void = { _ in }) throws(SSHError) -> SSHSession {
-        let opened = try open(options, prompter: prompter, cancel: cancel, onStage: onStage)
+        var bare = options
+        bare.jumps = []
+        onStage(.connecting(address: "\(ChannelOpenFailure.target(host: options.host, port: options.port)) "
+                            + "through \(relay.name)"))
+        let transport = try JumpChain.channel(through: relay, upstream: [relay], to: bare, cancel: cancel)
+        do throws(SSHError) {
+            return try login(bare, prompter: prompter, cancel: cancel, transport: transport, chain: nil,
+                             onStage: onStage)
+        } catch {
+            throw JumpChain.named(error, hop: bare, via: relay.name, stage: nil)
+        }
+    }
+
+    /// Opens (directly or over `transport`), verifies the host key and logs in.
+    static func login(_ options: ConnectOptions, prompter: Prompter, cancel: Cancellation?,
+                              transport: Transport, chain: JumpChain?,
+                              onStage: (ConnectStage) -> Void) throws(SSHError) -> SSHSession {
+        let opened = try open(options, prompter: prompter, cancel: cancel, transport: transport, onStage: onStage)
         let raw = opened.raw
         do throws(SSHError) {
             let method = try Authenticator(io: opened.io, options: options, prompter: prompter,
@@ -60,7 +111,7 @@ public final class SSHSession: Sendable {
                                                            context: opened.context)
             return SSHSession(handle: handle, options: options, address: opened.address, banner: opened.banner,
                               hostKey: opened.key, negotiated: opened.negotiated, loginMethod: method,
-                              loginBanner: loginBanner)
+                              loginBanner: loginBanner, chain: chain)
         } catch {
             libssh2_session_free(raw)
             close(opened.fd)
@@ -71,17 +122,40 @@ public final class SSHSession: Sendable {
     /// Connects and verifies the host key as `connect` does, asks which login methods the server allows
     /// `options.user`, and says goodbye without logging in. Nothing is asked (an unknown key is refused unless the
     /// policy is accept-new, which saves it as `connect` would). A fleet asks for a password only when a server
-    /// whose key is trusted takes one. Returns nil when the server lets the user in without any method.
+    /// whose key is trusted takes one. Returns nil when the server lets the user in without any method. Jump hosts
+    /// are connected and logged in as `connect` does (without asking anything), then closed again.
     public static func loginMethods(_ options: ConnectOptions, cancel: Cancellation? = nil) throws(SSHError)
         -> [String]?
     {
         let prompter = NonInteractivePrompter()
-        let opened = try open(options, prompter: prompter, cancel: cancel, onStage: { _ in })
-        var handle = SessionHandle(raw: opened.raw, fd: opened.fd, host: options.host, keepaliveInterval: 0,
-                                   context: opened.context)
-        defer { handle.shutdown() }
-        return try Authenticator(io: opened.io, options: options, prompter: prompter, context: opened.context)
-            .allowedMethods()
+        let hops = JumpChain.hops(of: options)
+        var chain: JumpChain?
+        var transport = Transport.direct
+        if !hops.isEmpty {
+            (chain, transport) = try JumpChain.reach(options, hops: hops, prompter: prompter, cancel: cancel,
+                                                     onStage: { _ in }, onHopStage: { _ in })
+        }
+        defer { chain?.teardown() }
+        do throws(SSHError) {
+            let opened = try open(options, prompter: prompter, cancel: cancel, transport: transport, onStage: { _ in })
+            var handle = SessionHandle(raw: opened.raw, fd: opened.fd, host: options.host, keepaliveInterval: 0,
+                                       context: opened.context)
+            defer { handle.shutdown() }
+            return try Authenticator(io: opened.io, options: options, prompter: prompter, context: opened.context)
+                .allowedMethods()
+        } catch {
+            guard let via = hops.last.map(JumpChain.shortName) else { throw error }
+            throw JumpChain.named(error, hop: options, via: via, stage: nil)
+        }
+    }
+
+    /// How the socket of a session is obtained.
+    enum Transport {
+        /// Resolve `host` and connect over TCP.
+        case direct
+        /// A connected socket given (a socketpair whose other end a `ChannelRelay` joins to a jump host's channel),
+        /// owned from then on; `address` for messages; `upstreamLoss` says why the hops before were lost, if so.
+        case socket(fd: Int32, address: String, upstreamLoss: @Sendable () -> String?)
     }
 
     /// A connection up to the login: the handshake done and the server's host key verified.
@@ -98,14 +172,27 @@ public final class SSHSession: Sendable {
 
     /// Resolves, connects, shakes hands and verifies the host key; on failure frees what it made and throws.
     private static func open(_ options: ConnectOptions, prompter: Prompter, cancel: Cancellation?,
-                             onStage: (ConnectStage) -> Void) throws(SSHError) -> Opened {
-        try SSHLibrary.ensureInitialised()
-        var knownHosts = try KnownHosts(userFile: options.knownHostsFile,
-                                        globalFiles: options.globalKnownHostsFiles)
-        let (fd, address) = try SocketConnector.connect(host: options.host, port: options.port,
+                             transport: Transport, onStage: (ConnectStage) -> Void) throws(SSHError) -> Opened {
+        let fd: Int32
+        let address: String
+        let context = SessionContext()
+        switch transport {
+        case .direct:
+            try SSHLibrary.ensureInitialised()
+            (fd, address) = try SocketConnector.connect(host: options.host, port: options.port,
                                                         timeout: options.connectTimeout, cancel: cancel,
                                                         onStage: onStage)
-        let context = SessionContext()
+        case .socket(let socket, let text, let upstreamLoss):
+            (fd, address) = (socket, text)
+            context.upstreamLoss = upstreamLoss
+        }
+        var knownHosts: KnownHosts
+        do throws(SSHError) {
+            knownHosts = try KnownHosts(userFile: options.knownHostsFile, globalFiles: options.globalKnownHostsFiles)
+        } catch {
+            close(fd)
+            throw error
+        }
         guard let raw = libssh2_session_init_ex(nil, nil, nil, Unmanaged.passUnretained(context).toOpaque()) else {
             close(fd)
             throw SSHError(.library, "libssh2_session_init_ex returned NULL", "The SSH library could not start a session.")
@@ -138,7 +225,10 @@ public final class SSHSession: Sendable {
     }
 
     private init(handle: sending SessionHandle, options: ConnectOptions, address: String, banner: String,
-                 hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod, loginBanner: String?) {
+                 hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod, loginBanner: String?,
+                 chain: JumpChain?) {
+        self.chain = chain
+        self.jumpHosts = chain?.names ?? []
         self.fd = handle.fd
         self.state = Mutex(handle)
         self.host = options.host
@@ -153,11 +243,16 @@ public final class SSHSession: Sendable {
         self.keepaliveInterval = options.keepaliveInterval
     }
 
-    deinit { state.withLock { $0.shutdown() } }
+    deinit {
+        state.withLock { $0.shutdown() }
+        chain?.teardown()
+    }
 
-    /// Says goodbye to the server and closes the socket. Later calls fail with `disconnected`.
+    /// Says goodbye to the server and closes the socket, then closes the jump hosts' sessions, nearest to the
+    /// server first. Later calls fail with `disconnected`.
     public func disconnect() {
         state.withLock { $0.shutdown() }
+        chain?.teardown()
     }
 
     /// False once `disconnect()` ran.

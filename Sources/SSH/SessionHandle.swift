@@ -22,6 +22,9 @@ struct SessionHandle {
     private(set) var isBroken = false
     /// Channels closed on our side whose server side is still open (a cancelled command still running).
     var closing: [OpaquePointer] = []
+    /// A `ChannelRelay` owns the session's channels now: no other channel may be opened (libssh2 keeps one open
+    /// in progress per session, and another open would finish the relay's).
+    var relayed = false
     /// The channels of open shells (a `ShellChannel`'s PTY, a `CommandShell`'s), by id, so their pointers never
     /// leave the lock either.
     private var shells: [Int: OpaquePointer] = [:]
@@ -88,4 +91,13 @@ struct SessionHandle {
 /// alive inside the `SessionHandle` (the pointer must stay valid as long as the libssh2 session).
 final class SessionContext {
     var keyboardInteractive: ((String, String, [(text: String, echo: Bool)]) -> [String]?)?
+    /// For a session reached through jump hosts: why the connection through them was lost (nil while it is
+    /// fine). A broken connection then says which hop was lost, not only that this session's socket closed.
+    var upstreamLoss: (@Sendable () -> String?)?
+
+    /// The context of a libssh2 session made by this module (its `abstract` pointer).
+    static func of(_ raw: OpaquePointer) -> SessionContext? {
+        guard let pointer = libssh2_session_abstract(raw)?.pointee else { return nil }
+        return Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+    }
 }

@@ -89,6 +89,9 @@ struct SessionIO {
         switch rc {
         case LIBSSH2_ERROR_SOCKET_DISCONNECT, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_SOCKET_SEND,
              LIBSSH2_ERROR_SOCKET_NONE, LIBSSH2_ERROR_CHANNEL_CLOSED:
+            if let lost = SessionContext.of(raw)?.upstreamLoss?() {
+                return SSHError(.disconnected, detail, lost)
+            }
             return SSHError(.disconnected, detail, "The connection was closed by the server \(Self.when(what)).")
         case LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_SOCKET_TIMEOUT:
             return SSHError(.timedOut, detail, "The server stopped answering \(Self.when(what)).")

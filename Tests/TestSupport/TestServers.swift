@@ -23,6 +23,38 @@ public struct TestServers: Sendable {
     public let authorizedKeys: String
     /// Whether the test user may run `sudo true` after typing its password (sudo installed; nothing else allowed).
     public let sudo: Bool
+    /// The jump-host topology in network namespaces (Tests/Harness/test-servers.sh's header).
+    public let jump: JumpTopology
+
+    /// One sshd of the jump topology: its address inside its namespace, its port, its own host keys.
+    public struct NamespaceServer: Sendable {
+        public let host: String
+        public let port: Int
+        /// `ssh-keygen -lf` of its ed25519 host key.
+        public let fingerprint: String
+        /// The network namespace it runs in (`ip netns exec NAME …`).
+        public let netns: String
+        /// Its sshd log (LogLevel VERBOSE: one `Accepted` line per login).
+        public let log: String
+        /// The folder of its host keys (`ssh_host_ed25519_key`, `ssh_host_ecdsa_key`).
+        public let hostKeys: String
+    }
+
+    /// root → b1 → t1, and root → b1 → b2 → t2; t1 and t2 are reachable only through the bastions.
+    public struct JumpTopology: Sendable {
+        public let b1: NamespaceServer
+        public let t1: NamespaceServer
+        public let b2: NamespaceServer
+        public let t2: NamespaceServer
+        /// Ports of b1's variants: `AllowTcpForwarding no`, and `PermitOpen` allowing only t1's closed port.
+        public let b1NoForwardingPort: Int
+        public let b1PermitOpenPort: Int
+        /// In t1's namespace: a port nothing listens on, and one whose listener never accepts (connections hang).
+        public let t1ClosedPort: Int
+        public let t1SilentPort: Int
+        /// known_hosts holding every topology server's keys, as OpenSSH writes them.
+        public let knownHosts: String
+    }
 
     /// A key file in the harness's key folder (`id_ed25519`, `id_ecdsa`, `id_ed25519_pass`, `id_rsa`, `id_rsa_pass`,
     /// `id_unauthorized`); the passphrase of the `_pass` keys is `passphrase`.
@@ -58,13 +90,25 @@ public struct TestServers: Sendable {
             }
             return value
         }
+        func server(_ name: String) throws -> NamespaceServer {
+            NamespaceServer(host: try v(name + "_HOST"), port: Int(try v(name + "_PORT")) ?? 0,
+                            fingerprint: try v(name + "_FINGERPRINT"), netns: try v(name + "_NETNS"),
+                            log: try v(name + "_LOG"), hostKeys: try v(name + "_HOSTKEYS"))
+        }
         return TestServers(
             host: try v("HOST"), hasIPv6: try v("IPV6") == "yes", port: Int(try v("PORT")) ?? 0,
             kbdPort: Int(try v("KBD_PORT")) ?? 0, user: try v("USER"), home: try v("HOME"),
             password: try v("PASSWORD"), passphrase: try v("PASSPHRASE"), keys: try v("KEYS"),
             hostKeys: try v("HOSTKEYS"), knownHosts: try v("KNOWN_HOSTS"),
             ed25519Fingerprint: try v("ED25519_FINGERPRINT"), data200M: try v("DATA_200M"),
-            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"), sudo: values["ESSH_TEST_SUDO"] == "yes")
+            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"),
+            sudo: values["ESSH_TEST_SUDO"] == "yes",
+            jump: JumpTopology(
+                b1: try server("B1"), t1: try server("T1"), b2: try server("B2"), t2: try server("T2"),
+                b1NoForwardingPort: Int(try v("B1_NOFWD_PORT")) ?? 0,
+                b1PermitOpenPort: Int(try v("B1_PERMITOPEN_PORT")) ?? 0,
+                t1ClosedPort: Int(try v("T1_CLOSED_PORT")) ?? 0, t1SilentPort: Int(try v("T1_SILENT_PORT")) ?? 0,
+                knownHosts: try v("JUMP_KNOWN_HOSTS")))
     }
 }
 
