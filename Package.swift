@@ -113,7 +113,7 @@ let fleetTargets: [Target] = [
 // from. No terminal, no database.
 let forwardingTargets: [Target] = [
     .target(name: "Forwarding", dependencies: ["SSH", "Basics", "LocalProcess"]),
-    .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "SSH", "TestSupport"]),
+    .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "SSH", "LocalProcess", "TestSupport"]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
@@ -158,7 +158,8 @@ let cliTargets: [Target] = [
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
+                                                  "LocalProcess"]),
 ]
 
 let package = Package(
