@@ -161,7 +161,8 @@ final class RelayLoop {
     /// Why the caller of `request` no longer waits (cancelled, past its deadline), or nil.
     private func gaveUp(_ request: OpenRequest) -> SSHError? {
         if request.cancel?.isCancelled == true {
-            return SSHError(.cancelled, "", "Cancelled while \(core.name) was opening a connection to \(request.target).")
+            return SSHError(.cancelled, "",
+                            "Cancelled while \(core.name) was opening a connection to \(request.target).")
         }
         if Date() >= request.deadline {
             return ChannelOpenFailure.timedOut(relay: core.name, target: request.target, timeout: request.timeout)
@@ -222,7 +223,8 @@ final class RelayLoop {
 
     /// Ends every link and open; records `failure` (the session died) for callers and what runs through it.
     private func finish(_ failure: SSHError?) {
-        let stopped = failure ?? SSHError(.disconnected, "relay stopped", "The connection through \(core.name) is closed.")
+        let stopped = failure
+            ?? SSHError(.disconnected, "relay stopped", "The connection through \(core.name) is closed.")
         let leftover = core.shared.withLock { shared -> [OpenRequest] in
             shared.failure = failure
             shared.finished = true
