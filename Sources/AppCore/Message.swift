@@ -31,6 +31,8 @@ package enum Message: Sendable {
     /// How `Work.importSSHConfig` went, as one line.
     case sshConfigImported(String)
     case connectStage(String)
+    /// A stage of one hop of a connection through jump hosts (the Connecting screen lists the hops).
+    case connectHop(HopProgress)
     /// The server's pre-login banner, as sent (the view sanitises it).
     case connectBanner(String)
     /// Logged in; `auth` is how (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).

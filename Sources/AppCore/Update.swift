@@ -50,6 +50,9 @@ package enum Update {
             if reconnecting(state) { reconnectStage(&state, stage) }
             state.changeConnecting { $0.stage = stage }
             return []
+        case .connectHop(let progress):
+            if !isAbandoned(state) { state.changeConnecting { $0.record(progress) } }
+            return []
         case .connectBanner(let text):
             if !isAbandoned(state) { state.changeConnecting { $0.banner = ConnectingState.bannerLines(text) } }
             return []

@@ -5,7 +5,36 @@ package enum CommandLineArguments {
     package static func prepared(_ args: [String]) throws -> [String] {
         if let proxy = proxyForm(args) { return proxy }
         if let refusal = OpenSSHOptions.refusal(args) { throw refusal }
-        return normalised(args)
+        return normalised(attachedJump(args))
+    }
+
+    /// `-Jbastion` (ssh's spelling, the value attached) as `-J bastion`, which swift-argument-parser reads; only
+    /// among eSSH's own words, before DEST, so a remote command's `-J…` stays as typed.
+    static func attachedJump(_ args: [String]) -> [String] {
+        let subcommands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
+        var out: [String] = []
+        var i = 0
+        while i < args.count {
+            let word = args[i]
+            if word == "--" { break }
+            if word.hasPrefix("-J"), word.count > 2 {
+                out += ["-J", String(word.dropFirst(2))]
+                i += 1
+                continue
+            }
+            if ShellCommand.valueOptions.contains(word) || ExecCommand.valueOptions.contains(word) {
+                out += args[i..<min(i + 2, args.count)]
+                i += 2
+                continue
+            }
+            if word.hasPrefix("-") || subcommands.contains(word) {
+                out.append(word)
+                i += 1
+                continue
+            }
+            break
+        }
+        return out + args[min(i, args.count)...]
     }
 
     /// `essh exec DEST COMMAND...` takes the remote command without `--` (like `ssh host cmd -la`), while options may

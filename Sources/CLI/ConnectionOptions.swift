@@ -56,6 +56,12 @@ struct ConnectionOptions: ParsableArguments {
             help: ArgumentHelp("Read the password from this file (never from the command line).", valueName: "file"))
     var passwordFile: String?
 
+    @Option(name: [.customShort("J"), .customLong("jump")],
+            help: ArgumentHelp("Jump hosts to go through, nearest first, comma-separated (as ssh -J): saved servers' "
+                               + "names, Hosts of ~/.ssh/config or [user@]host[:port]; instead of a saved server's "
+                               + "own; none for a direct connection.", valueName: "HOP[,HOP]"))
+    var jump: String?
+
     @Flag(name: [.customShort("v"), .long], help: "Say what happens while connecting (to stderr; never secrets).")
     var verbose = false
 
@@ -67,8 +73,8 @@ struct ConnectionOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
-    static let valueOptions = Set(["-p", "-l", "-i", "--known-hosts", "--host-key-policy", "--connect-timeout",
-                                   "--password-file", "--db"]).union(AlgorithmOptions.valueOptions)
+    static let valueOptions = Set(["-p", "-l", "-i", "-J", "--jump", "--known-hosts", "--host-key-policy",
+                                   "--connect-timeout", "--password-file", "--db"]).union(AlgorithmOptions.valueOptions)
 
     /// `--ciphers`, `--kex`, `--macs`, `--host-key-algorithms` as written (applied after a saved server's lists).
     var algorithms: AlgorithmChoices { algorithmOptions.choices }
@@ -79,6 +85,9 @@ struct ConnectionOptions: ParsableArguments {
         }
         if let hostKeyPolicy, HostKeyPolicy(rawValue: hostKeyPolicy) == nil {
             throw ValidationError("--host-key-policy \(hostKeyPolicy): use strict, accept-new or ask.")
+        }
+        if let jump, case .failure(let problem) = JumpList.hops(jump) {
+            throw ValidationError("-J \(jump): \(problem.message)")
         }
         if !(connectTimeout > 0 && connectTimeout <= 3600) {
             throw ValidationError("--connect-timeout \(connectTimeout): give seconds between 0 and 3600.")
@@ -128,7 +137,7 @@ struct ConnectionOptions: ParsableArguments {
         case .failure(let problem): throw CommandFailure(.badInput, Self.sentence(problem))
         }
         let interactive = TerminalPrompter.hasTerminal
-        options.hostKeyPolicy = hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict)
+        options.setHostKeyPolicy(hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? (interactive ? .ask : .strict))
         if options.hostKeyPolicy == .ask && !interactive {
             throw ValidationError("--host-key-policy ask needs a terminal to ask on; use strict or accept-new in scripts.")
         }
@@ -139,18 +148,27 @@ struct ConnectionOptions: ParsableArguments {
         var fromSSHConfig = false
         if case .sshConfig = resolution.profile.origin { fromSSHConfig = true }
         return ResolvedConnection(options: options,
-                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive),
+                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive,
+                                                             hops: TerminalPrompter.hops(of: options)),
                                   server: saved, inventory: inventory, missingDatabase: missingDatabase,
                                   origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig)
+    }
+
+    /// The machine as connecting sees it, with jump hosts looked up among the saved servers of an existing database.
+    var context: ConnectionProfile.Context {
+        let path = database.path
+        return ConnectionProfile.Context(savedServer: { name in
+            try Inventory.fileExists(at: path) ? try Inventory(path: path).findServer(named: name) : nil
+        })
     }
 
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
     func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {
         let overrides = ConnectionProfile.Overrides(port: port, user: loginName, identityFiles: identity,
                                                     knownHostsFile: knownHosts, connectTimeout: connectTimeout,
-                                                    algorithms: algorithms)
+                                                    algorithms: algorithms, jump: jump)
         do throws(ConnectionProblem) {
-            return .success(try profile.options(overrides, context: ConnectionProfile.Context()))
+            return .success(try profile.options(overrides, context: context))
         } catch {
             return .failure(error)
         }
@@ -160,6 +178,7 @@ struct ConnectionOptions: ParsableArguments {
     static func sentence(_ problem: ConnectionProblem) -> String {
         switch problem.kind {
         case .unreadableKey: return "key file \(problem.detail): it does not exist or cannot be read."
+        case .jumpChain: return problem.detail + " (essh servers edit NAME --jump HOPS, or -J HOPS for this command.)"
         case .algorithms, .jumpHost: return problem.detail
         }
     }

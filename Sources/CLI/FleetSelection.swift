@@ -82,7 +82,7 @@ struct FleetSelection {
         let options = picked.map { _, profile in
             connection.connectOptions(profile).map { options in
                 var options = options
-                options.hostKeyPolicy = policy
+                options.setHostKeyPolicy(policy)
                 return options
             }
         }

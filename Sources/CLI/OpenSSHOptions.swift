@@ -89,13 +89,10 @@ enum OpenSSHOptions {
         return words > 1 ? "exec" : "shell"
     }
 
-    /// The sentence for `-letter` (with its value, for `-o`); nil for the options eSSH has (`-p`, `-l`, `-i`, `-c`,
-    /// `-v`, `-q`, `-n`) and for letters that are not ssh's.
+    /// The sentence for `-letter` (with its value, for `-o`); nil for the options eSSH has (`-p`, `-l`, `-i`, `-J`,
+    /// `-c`, `-v`, `-q`, `-n`) and for letters that are not ssh's.
     static func sentence(_ letter: Character, value: String?) -> String? {
         switch letter {
-        case "J":
-            return "-J (ProxyJump) is not supported yet: eSSH connects to each server directly. Jump hosts are "
-                + "planned; until then, use ssh -J."
         case "L", "R", "D":
             let what = letter == "L" ? "local port forwarding" : letter == "R" ? "remote port forwarding"
                 : "dynamic port forwarding, a SOCKS proxy"
@@ -169,8 +166,11 @@ enum OpenSSHOptions {
                 return "\(given): eSSH always checks host keys (a changed key is refused); "
                     + "--host-key-policy accept-new saves unknown ones without asking."
             }
-        case "proxyjump", "proxycommand":
-            return "\(given): jump hosts are not supported yet (planned); until then, use ssh."
+        case "proxyjump":
+            return "\(given) is -J \(value) in eSSH."
+        case "proxycommand":
+            return "\(given): eSSH runs no proxy command; it goes through jump hosts itself (-J HOST stands for "
+                + "ProxyCommand ssh -W %h:%p HOST)."
         case "localforward", "remoteforward", "dynamicforward":
             return "\(given): port forwarding is essh forward DEST -L/-R/-D in eSSH."
         case "forwardagent":

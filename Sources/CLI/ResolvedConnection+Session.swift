@@ -64,6 +64,9 @@ extension ConnectionOptions {
         var target = try resolve(dest)
         log.debug("\(dest): \(target.origin)")
         for note in target.notes { log.debug("\(note)") }
+        if !target.options.jumps.isEmpty {
+            log.debug("\(dest): through \(target.options.hopNames.joined(separator: " → ")) (jump hosts)")
+        }
         adjust(&target.options)
         let cancel = try Cancellation()
         let signals = SignalCancellation(cancel)

@@ -49,9 +49,11 @@ enum ServerFormatting {
         var lastCheck: CheckJSON?
         /// OpenSSH keyword → list as written (`{"Ciphers": "+aes128-cbc"}`), only the lists changed.
         var algorithms: [String: String]
+        /// The jump chain as written; "" for a direct connection.
+        var jump: String
 
         enum CodingKeys: String, CodingKey {
-            case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms
+            case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
             case lastConnected = "last_connected", lastCheck = "last_check"
         }
 
@@ -71,6 +73,7 @@ enum ServerFormatting {
             try c.encode(lastConnected, forKey: .lastConnected)
             try c.encode(lastCheck, forKey: .lastCheck)
             try c.encode(algorithms, forKey: .algorithms)
+            try c.encode(jump, forKey: .jump)
         }
     }
 
@@ -116,7 +119,7 @@ enum ServerFormatting {
             },
             algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
                 ($0.keyword, $0.value)
-            }))
+            }), jump: server.jump)
     }
 
     /// Pretty, sorted keys, ISO 8601 dates.
@@ -155,6 +158,8 @@ enum ServerFormatting {
             for (keyword, value) in server.algorithms.configLines {
                 out += "    \(keyword) \(try arg(keyword, value))\n"
             }
+            // OpenSSH reads the same chain: saved names become the Host blocks written here.
+            if !server.jump.isEmpty { out += "    ProxyJump \(try arg("jump chain", server.jump))\n" }
         }
         return out
     }

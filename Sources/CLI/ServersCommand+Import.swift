@@ -10,7 +10,7 @@ extension ServersCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save the servers of a JSON export (essh servers export --json) with every field: address, "
-                + "login, key, OS, tags, note, algorithm lists, dates. A saved server of the same name is replaced; "
+                + "login, key, OS, tags, note, algorithm lists, jump hosts, dates. A saved server of the same name is replaced; "
                 + "when one entry is wrong, nothing is saved.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The JSON file; - for standard input.")
@@ -52,9 +52,10 @@ enum ServerJSONImport {
         var updated: Date?
         var lastConnected: Date?
         var algorithms: [String: String]?
+        var jump: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms
+            case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
             case lastConnected = "last_connected"
         }
     }
@@ -113,7 +114,7 @@ enum ServerJSONImport {
             return Server(id: nil, name: entry.name, host: entry.host, port: entry.port ?? 22, user: entry.user,
                           auth: auth, keyPath: entry.key, os: os, tags: entry.tags ?? [], note: entry.note ?? "",
                           createdAt: created, updatedAt: entry.updated ?? created, lastConnectedAt: entry.lastConnected,
-                          algorithms: algorithms)
+                          algorithms: algorithms, jump: JumpList.isDirect(entry.jump ?? "") ? "" : entry.jump ?? "")
         }
     }
 

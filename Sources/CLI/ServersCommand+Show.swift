@@ -47,6 +47,7 @@ enum ServerDetails {
         add("auth", server.auth.rawValue)
         add("key", server.keyPath ?? "-")
         add("os", server.os.rawValue)
+        add("jump", server.jump.isEmpty ? "- (direct)" : server.jump)
         add("tags", server.tags.isEmpty ? "-" : server.tags.joined(separator: ", "))
         add("note", server.note.isEmpty ? "-" : server.note)
         let lines = server.algorithms.configLines

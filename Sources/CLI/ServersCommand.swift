@@ -31,6 +31,10 @@ struct ServersCommand: ParsableCommand {
         var tags: [String] = []
         @Option(help: "A note about the server.")
         var note: String?
+        @Option(help: ArgumentHelp("Jump hosts to go through, nearest first, comma-separated: saved servers' names or "
+                                   + "[user@]host[:port] (as ssh -J); none for a direct connection.",
+                                   valueName: "HOP[,HOP]"))
+        var jump: String?
         @OptionGroup var algorithms: AlgorithmOptions
 
         /// Refuses (exit status 2, as any invalid value) a list naming an algorithm eSSH does not support, before
@@ -61,9 +65,19 @@ struct ServersCommand: ParsableCommand {
             let draft = ServerDraft(
                 name: name, host: address.host, port: address.port ?? 22, user: address.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
-                algorithms: fields.algorithms.choices)
+                algorithms: fields.algorithms.choices, jump: fields.jump ?? "")
+            try Self.checkJump(fields.jump, name: name, inventory: inventory)
             let server = try inventory.addServer(draft)
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
+        }
+
+        /// Refuses (2) a jump chain that is malformed or loops through saved servers (Operations' `JumpHosts`, the
+        /// form's rule too), before anything is saved.
+        static func checkJump(_ jump: String?, name: String, inventory: Inventory) throws {
+            guard let jump else { return }
+            if let problem = JumpHosts.problem(name: name, chain: jump, saved: { try? inventory.findServer(named: $0) }) {
+                throw CommandFailure(.badInput, "--jump \(ControlCharacters.visible(jump)): \(problem)")
+            }
         }
     }
 
@@ -89,7 +103,8 @@ struct ServersCommand: ParsableCommand {
                 name: rename, host: address?.host, port: address?.port ?? fields.port,
                 user: address?.user ?? fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
-                algorithms: fields.algorithms.changes)
+                algorithms: fields.algorithms.changes, jump: fields.jump)
+            try Add.checkJump(fields.jump, name: rename ?? name, inventory: inventory)
             let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")
         }
@@ -184,6 +199,11 @@ struct ServersCommand: ParsableCommand {
             let outcome = try SSHConfigImport.save(plan, into: try database.open())
             for line in outcome.skipped { TerminalOutput.writeError("essh: skipped \(line)\n") }
             for line in Self.unusedLines(outcome.partly) { TerminalOutput.writeError("essh: \(line)\n") }
+            for host in outcome.unsupportedProxies {
+                TerminalOutput.writeError("essh: \(host.alias): \(host.unsupportedProxy ?? "") is not supported (only "
+                                          + "ProxyJump and ProxyCommand ssh -W %h:%p HOST are); saved without it, the "
+                                          + "command kept in its note: give it --jump, or use ssh for it\n")
+            }
             TerminalOutput.write("Imported \(path): \(outcome.counts).\n")
         }
 

@@ -8,6 +8,19 @@ struct TerminalPrompter: Prompter {
     let passwordFromFile: String?
     /// Whether a terminal is there to ask on.
     let interactive: Bool
+    /// The jump hosts' hosts and how questions name them ("jump host b1"), so a question says which hop asks; the
+    /// destination is not among them.
+    var hops: [String: String] = [:]
+
+    /// `hops` for `options`: each jump host's host (nearest first, a hop's own jump hosts included) with its name.
+    static func hops(of options: ConnectOptions) -> [String: String] {
+        func flat(_ o: ConnectOptions) -> [ConnectOptions] { o.jumps.flatMap { flat($0) + [$0] } }
+        var found: [String: String] = [:]
+        for hop in flat(options) where hop.host != options.host {
+            found[hop.host] = "jump host " + (hop.name ?? hop.host)
+        }
+        return found
+    }
 
     /// True when /dev/tty can be opened: a person may be asked.
     static var hasTerminal: Bool {
@@ -20,7 +33,8 @@ struct TerminalPrompter: Prompter {
     func confirmHostKey(_ q: HostKeyQuestion) -> HostKeyDecision {
         guard interactive else { return .reject }
         let name = q.port == 22 ? q.host : "[\(q.host)]:\(q.port)"
-        var text = "The authenticity of host '\(name)' can't be established.\n"
+        let hop = hops[q.host].map { " (\($0))" } ?? ""
+        var text = "The authenticity of host '\(name)'\(hop) can't be established.\n"
         text += "\(q.key.type) key fingerprint is \(q.key.fingerprint).\n"
         if !q.otherKnownTypes.isEmpty {
             text += "This host already has keys of other types in known_hosts: "
@@ -46,10 +60,12 @@ struct TerminalPrompter: Prompter {
     }
 
     func password(user: String, host: String, attempt: Int) -> String? {
-        if let passwordFromFile { return attempt == 1 ? passwordFromFile : nil }
+        let hop = hops[host]
+        // The file's password is the destination's: a jump host asking for one is asked on the terminal.
+        if let passwordFromFile, hop == nil { return attempt == 1 ? passwordFromFile : nil }
         guard interactive else { return nil }
         if attempt > 1 { Self.say("Permission denied, please try again.\n") }
-        return Self.ask("\(user)@\(host)'s password: ", echo: false)
+        return Self.ask("\(user)@\(host)'s password\(hop.map { " (\($0))" } ?? ""): ", echo: false)
     }
 
     func passphrase(keyFile: String, attempt: Int) -> String? {
@@ -59,8 +75,15 @@ struct TerminalPrompter: Prompter {
     }
 
     func keyboardInteractive(name: String, instruction: String, prompts: [(text: String, echo: Bool)]) -> [String]? {
-        if let passwordFromFile, prompts.count == 1, !prompts[0].echo { return [passwordFromFile] }
+        keyboardInteractive(user: "", host: "", name: name, instruction: instruction, prompts: prompts)
+    }
+
+    func keyboardInteractive(user: String, host: String, name: String, instruction: String,
+                             prompts: [(text: String, echo: Bool)]) -> [String]? {
+        // The file's password is the destination's, as for `password`: a jump host's prompts are asked.
+        if let passwordFromFile, hops[host] == nil, prompts.count == 1, !prompts[0].echo { return [passwordFromFile] }
         guard interactive else { return nil }
+        if let hop = hops[host] { Self.say("(\(hop))\n") }
         if !name.isEmpty { Self.say(name + "\n") }
         if !instruction.isEmpty { Self.say(instruction + "\n") }
         var answers: [String] = []

@@ -29,9 +29,13 @@ public struct FleetTarget: Sendable {
     public init(name: String, options: ConnectOptions, prompter: any Prompter = NonInteractivePrompter(),
                 problem: Problem? = nil) {
         self.name = name
-        var options = options
-        if options.hostKeyPolicy == .ask { options.hostKeyPolicy = .strict }
-        self.options = options
+        func noQuestions(_ options: ConnectOptions) -> ConnectOptions {
+            var options = options
+            if options.hostKeyPolicy == .ask { options.hostKeyPolicy = .strict }
+            options.jumps = options.jumps.map(noQuestions)  // jump hosts are not asked about either
+            return options
+        }
+        self.options = noQuestions(options)
         self.prompter = prompter
         self.problem = problem
     }

@@ -101,7 +101,7 @@ extension Inventory {
         }
     }
 
-    /// Adds the servers whose names are new and updates the connection fields (host, port, user, key, algorithm
+    /// Adds the servers whose names are new and updates the connection fields (host, port, user, key, jump hosts, algorithm
     /// lists) of those already saved, in one transaction; tags, notes and OS of saved servers are kept. Invalid
     /// drafts are skipped and listed in the summary with the reason.
     public func importServers(_ drafts: [ServerDraft], at date: Date = Date()) throws(InventoryError) -> ImportSummary {
@@ -121,6 +121,7 @@ extension Inventory {
                     old.port = incoming.port
                     old.user = incoming.user
                     old.algorithms = incoming.algorithms
+                    old.jump = incoming.jump
                     if incoming.keyPath != nil || old.auth == .key {
                         old.auth = incoming.auth
                         old.keyPath = incoming.keyPath

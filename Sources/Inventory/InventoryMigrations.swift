@@ -82,6 +82,12 @@ enum InventoryMigrations {
                 t.column("serverCount", .integer).notNull()
             }
         }
+        // Jump hosts (issue 15): a server's chain as written, NULL for a direct connection.
+        migrator.registerMigration("v6-server-jump") { db in
+            try db.alter(table: "server") { t in
+                t.add(column: "jump", .text)
+            }
+        }
         return migrator
     }
 }

@@ -16,11 +16,17 @@ public struct SSHConfigHost: Sendable, Equatable {
     /// The keywords that apply to this host and eSSH does not use (`LocalForward`, `ForwardAgent`, …), each once,
     /// as first written: the host is imported, but these do nothing in eSSH.
     public var unusedOptions: [String]
+    /// `ProxyJump` as written, or the chain a `ProxyCommand ssh -W %h:%p HOST` stands for (`SSHConfigProxy`); nil
+    /// for none.
+    public var jump: String?
+    /// A `ProxyCommand` eSSH does not run, with its line ("ProxyCommand nc -X 5 … (file:line)"): the host is saved
+    /// without it, the command kept in its note.
+    public var unsupportedProxy: String?
 
     /// A host.
     public init(alias: String, hostName: String? = nil, user: String? = nil, port: Int? = nil,
                 identityFile: String? = nil, algorithms: AlgorithmChoices = AlgorithmChoices(),
-                unusedOptions: [String] = []) {
+                unusedOptions: [String] = [], jump: String? = nil, unsupportedProxy: String? = nil) {
         self.alias = alias
         self.hostName = hostName
         self.user = user
@@ -28,5 +34,7 @@ public struct SSHConfigHost: Sendable, Equatable {
         self.identityFile = identityFile
         self.algorithms = algorithms
         self.unusedOptions = unusedOptions
+        self.jump = jump
+        self.unsupportedProxy = unsupportedProxy
     }
 }

@@ -61,7 +61,7 @@ public struct SSHConfigLookup: Sendable, Equatable {
     /// Every `IdentityFile` obtained, in order (`~` and tokens expanded; `none` left out).
     public var identityFiles: [Value] = []
     /// The first of `ProxyJump` and `ProxyCommand` obtained, unless it was `none`: the host is reached through
-    /// another, which eSSH cannot do yet.
+    /// another (`jump`), or through a command eSSH does not run (`unsupportedProxy`).
     public var proxy: Value?
     /// `KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`, `MACs`, as written.
     public var algorithms = AlgorithmChoices()
@@ -81,6 +81,20 @@ public struct SSHConfigLookup: Sendable, Equatable {
 
     /// The port as a number; nil without a Port or when it is not a number from 1 to 65535.
     public var portNumber: Int? { port.flatMap { Int($0.text) }.flatMap { (1...65535).contains($0) ? $0 : nil } }
+
+    /// The jump chain: `ProxyJump` as written, or what `ProxyCommand ssh -W %h:%p HOST` stands for
+    /// (`SSHConfigProxy`); nil for none, or for another ProxyCommand.
+    public var jump: String? {
+        guard let proxy else { return nil }
+        if proxy.keyword == "ProxyJump" { return proxy.text }
+        return SSHConfigProxy.jump(fromProxyCommand: proxy.text.split(separator: " ").map(String.init))
+    }
+
+    /// A `ProxyCommand` eSSH does not run (not `ssh -W %h:%p HOST`): connecting refuses rather than going direct.
+    public var unsupportedProxy: Value? {
+        guard let proxy, proxy.keyword == "ProxyCommand", jump == nil else { return nil }
+        return proxy
+    }
 
     /// Whether ssh_config gave `name` anything eSSH uses.
     public var isEmpty: Bool {

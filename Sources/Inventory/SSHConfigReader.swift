@@ -4,8 +4,9 @@ import Foundation
 /// Reads OpenSSH client configuration (ssh_config(5)) into the concrete hosts it names. Pure: files come from an
 /// `SSHConfigSource`. Handles `Host` with several patterns and negation, `Include` (globs, `~`, paths relative to
 /// ~/.ssh, conditional inside a Host block), comments, `keyword=value`, quotes; skips `Match` blocks and
-/// wildcard-only patterns. Nothing is dropped unsaid: a host eSSH cannot connect to as written (a `ProxyJump` or
-/// `ProxyCommand`, a bad `Port`) is skipped with the reason, and the options eSSH does not use are listed per host.
+/// wildcard-only patterns. Nothing is dropped unsaid: a host with a bad `Port` is skipped with the reason, a
+/// `ProxyCommand` other than `ssh -W %h:%p HOST` is kept as `unsupportedProxy`, and the options eSSH does not use are
+/// listed per host. `ProxyJump` (and `ssh -W`) become the host's jump chain.
 public struct SSHConfigReader: Sendable {
     /// The result: hosts in the order their aliases first appear, the hosts skipped, and warnings about lines that
     /// were skipped.
@@ -282,13 +283,18 @@ public struct SSHConfigReader: Sendable {
             default: break
             }
         }
+        // ProxyJump as written, and `ProxyCommand ssh -W %h:%p HOST` as the ProxyJump it stands for; another
+        // ProxyCommand is kept in the note and said to be unsupported (the host is saved without it).
+        var jump: String?
+        var unsupportedProxy: String?
         if let proxy, proxy.arguments.first?.lowercased() != "none" {
-            let reason = proxy.keyword == "proxyjump"
-                ? "it is reached through the jump host \(proxy.arguments.joined(separator: " ")) (ProxyJump, "
-                    + "\(proxy.location)); eSSH cannot connect through a jump host yet"
-                : "it is reached through a ProxyCommand (\(proxy.location)); eSSH cannot connect through a proxy "
-                    + "command yet"
-            return .failure(Skipped(alias: alias, reason: reason))
+            if proxy.keyword == "proxyjump" {
+                jump = proxy.arguments.joined(separator: " ")
+            } else if let chain = SSHConfigProxy.jump(fromProxyCommand: proxy.arguments) {
+                jump = chain
+            } else {
+                unsupportedProxy = "ProxyCommand \(proxy.arguments.joined(separator: " ")) (\(proxy.location))"
+            }
         }
         var port: Int?
         if let portText {
@@ -306,7 +312,8 @@ public struct SSHConfigReader: Sendable {
         ]
         let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
         return .success(SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port,
-                                      identityFile: identityFile, algorithms: algorithms, unusedOptions: unused))
+                                      identityFile: identityFile, algorithms: algorithms, unusedOptions: unused,
+                                      jump: jump, unsupportedProxy: unsupportedProxy))
     }
 
     /// C0 controls but tab, DEL and C1 controls.

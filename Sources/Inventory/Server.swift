@@ -32,6 +32,8 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
     public var lastConnectedAt: Date?
     /// Algorithm lists changed for this server (an old device), in OpenSSH's syntax; empty for eSSH's defaults.
     public var algorithms: AlgorithmChoices
+    /// The jump hosts to go through, as written (`JumpList`: `bastion`, `admin@gw:2222,bastion2`); empty: direct.
+    public var jump: String
 
     /// The table name.
     public static let databaseTableName = "server"
@@ -58,6 +60,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         lastConnectedAt = row["lastConnectedAt"]
         algorithms = AlgorithmChoices(kex: row["kexAlgorithms"], hostKeys: row["hostKeyAlgorithms"],
                                       ciphers: row["ciphers"], macs: row["macs"])
+        jump = row["jump"] ?? ""
     }
 
     /// Writes the columns of the `server` table.
@@ -79,12 +82,13 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["hostKeyAlgorithms"] = algorithms.hostKeys
         container["ciphers"] = algorithms.ciphers
         container["macs"] = algorithms.macs
+        container["jump"] = jump.isEmpty ? nil : jump
     }
 
     /// Every field.
     public init(id: Int64?, name: String, host: String, port: Int, user: String?, auth: AuthMethod, keyPath: String?,
                 os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?,
-                algorithms: AlgorithmChoices = AlgorithmChoices()) {
+                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "") {
         self.id = id
         self.name = name
         self.host = host
@@ -99,6 +103,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         self.updatedAt = updatedAt
         self.lastConnectedAt = lastConnectedAt
         self.algorithms = algorithms
+        self.jump = jump
     }
 
     /// Stores the row id after an insert.

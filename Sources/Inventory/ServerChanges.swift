@@ -22,11 +22,13 @@ public struct ServerChanges: Sendable, Equatable {
     public var note: String?
     /// New algorithm lists, each on its own: nil leaves one as it is, an empty string clears it.
     public var algorithms: AlgorithmChanges
+    /// New jump hosts (`JumpList`); empty or `none` makes the server direct.
+    public var jump: String?
 
     /// Changes nothing until fields are set.
     public init(name: String? = nil, host: String? = nil, port: Int? = nil, user: String? = nil,
                 auth: AuthMethod? = nil, keyPath: String? = nil, os: ServerOS? = nil, tags: [String]? = nil,
-                note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges()) {
+                note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges(), jump: String? = nil) {
         self.name = name
         self.host = host
         self.port = port
@@ -37,6 +39,7 @@ public struct ServerChanges: Sendable, Equatable {
         self.tags = tags
         self.note = note
         self.algorithms = algorithms
+        self.jump = jump
     }
 
     /// True when no field is set.
@@ -57,6 +60,7 @@ public struct ServerChanges: Sendable, Equatable {
         if let tags { server.tags = ServerValidation.normalisedTags(tags) }
         if let note { server.note = note }
         server.algorithms = algorithms.applied(to: server.algorithms)
+        if let jump { server.jump = JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces) }
         return server
     }
 }

@@ -23,11 +23,13 @@ public struct ServerDraft: Sendable, Equatable {
     public var note: String
     /// Algorithm lists for an old device (OpenSSH syntax); empty for eSSH's defaults.
     public var algorithms: AlgorithmChoices
+    /// Jump hosts as written (`JumpList`); empty or `none`: direct.
+    public var jump: String
 
     /// A draft with sensible defaults (port 22, agent or key authentication, OS detected later).
     public init(name: String, host: String, port: Int = 22, user: String? = nil, auth: AuthMethod? = nil,
                 keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "",
-                algorithms: AlgorithmChoices = AlgorithmChoices()) {
+                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "") {
         self.name = name
         self.host = host
         self.port = port
@@ -38,6 +40,7 @@ public struct ServerDraft: Sendable, Equatable {
         self.tags = tags
         self.note = note
         self.algorithms = algorithms
+        self.jump = jump
     }
 
     /// Every rule the server this draft would make breaks (empty when `addServer` would take it).
@@ -57,6 +60,6 @@ public struct ServerDraft: Sendable, Equatable {
             auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
             createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil,
-            algorithms: algorithms)
+            algorithms: algorithms, jump: JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces))
     }
 }

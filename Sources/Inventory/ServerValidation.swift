@@ -4,6 +4,8 @@ import Foundation
 /// A field of a server, as the rules name it (the interface's form shows each problem beside its field).
 public enum ServerField: String, Sendable, CaseIterable {
     case name, host, port, user, key, tags, note
+    /// The jump hosts (`JumpList`).
+    case jump
     /// The algorithm lists, named after OpenSSH's keywords.
     case kexAlgorithms, hostKeyAlgorithms, ciphers, macs
 }
@@ -58,6 +60,7 @@ public enum ServerValidation {
             (.kexAlgorithms, "KexAlgorithms", server.algorithms.kex),
             (.hostKeyAlgorithms, "HostKeyAlgorithms", server.algorithms.hostKeys),
             (.ciphers, "Ciphers", server.algorithms.ciphers), (.macs, "MACs", server.algorithms.macs),
+            (.jump, "jump chain", server.jump),
         ] + server.tags.map { (.tags, "tag", $0) }
         for (field, label, text) in texts {
             guard let text, ControlCharacters.contains(text), !refused.contains(field) else { continue }
@@ -103,7 +106,22 @@ public enum ServerValidation {
                 add(field, text, "\(label): \(problem)")
             }
         }
+        if !refused.contains(.jump), let problem = jumpProblem(server.jump, name: server.name) { found.append(problem) }
         return found
+    }
+
+    /// Why `jump` cannot be the jump chain of the server named `name` (`JumpList`'s syntax, or the server itself as
+    /// a hop), or nil. Chains that loop through other servers are found when connecting (Operations' `JumpHosts`).
+    public static func jumpProblem(_ jump: String, name: String) -> ServerProblem? {
+        switch JumpList.hops(jump) {
+        case .failure(let problem):
+            return ServerProblem(field: .jump, message: problem.message, value: ControlCharacters.visible(jump))
+        case .success(let hops):
+            guard !name.isEmpty, hops.contains(where: { $0.text == name }) else { return nil }
+            return ServerProblem(field: .jump, message: """
+                '\(name)' cannot be its own jump host: name the server it is reached through (--jump none for none).
+                """, value: ControlCharacters.visible(jump))
+        }
     }
 
     /// Why `name` cannot name a server, or nil.
@@ -132,7 +150,7 @@ public enum ServerValidation {
         case .name: kind = .invalidName
         case .host: kind = .invalidHost
         case .port: kind = .invalidPort
-        case .user, .key, .tags, .note, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
+        case .user, .key, .tags, .note, .jump, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
         }
         return InventoryError(kind, problem.value, problem.message)
     }

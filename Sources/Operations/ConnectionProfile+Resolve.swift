@@ -32,8 +32,9 @@ extension ConnectionProfile {
     /// `[user@]host[:port]` with the host looked up in ssh_config (`~/.ssh/config` and what it includes, read now,
     /// never written) as OpenSSH would, else the typed host. ssh_config gives HostName, User, Port and the first
     /// IdentityFile that exists (as ssh skips missing ones), where the text gives none: a typed user or port wins,
-    /// as with ssh. A host ssh_config reaches through ProxyJump or ProxyCommand keeps that (`jumpHost`): `options`
-    /// refuses it, so it is never connected to directly. Throws the destination's `SSHError` when `text` is no
+    /// as with ssh. ssh_config's ProxyJump (or `ProxyCommand ssh -W %h:%p HOST`) becomes the
+    /// profile's `jump`; another ProxyCommand is kept (`unsupportedProxy`) and `options` refuses it, so such a host is
+    /// never connected to directly. Throws the destination's `SSHError` when `text` is no
     /// destination, an `InventoryError` when the database or the ssh_config cannot be read (or gives a bad Port).
     public static func resolve(_ text: String, saved: (String) throws -> Server?, context: Context,
                                sshConfig: SSHConfigReader? = nil,
@@ -89,7 +90,8 @@ extension ConnectionProfile {
             notes.append("The algorithm lists \(shownPath) gives \(destination.host) are not used when connecting "
                          + "by name (servers import-ssh-config saves them; --ciphers, --kex, --macs give them now).")
         }
-        profile.jumpHost = found.proxy
+        profile.jump = found.jump ?? ""
+        profile.unsupportedProxy = found.unsupportedProxy
         let origin = found.blocks.first ?? SSHConfigLocation(file: path, line: 0)
         profile.origin = .sshConfig(alias: destination.host, origin)
         return Resolution(profile: profile, destination: destination, origin: "from \(origin.text(home: home))",

@@ -25,9 +25,12 @@ public struct ConnectionProfile: Sendable, Equatable {
     public var algorithms: AlgorithmChoices
     /// Where the profile came from (what the person typed named a saved server, a Host in ~/.ssh/config, or a host).
     public var origin: Origin = .typed
-    /// The `ProxyJump` or `ProxyCommand` ssh_config gives the host: it is reached through another host, which eSSH
-    /// cannot do yet, so `options` refuses it rather than connecting directly.
-    public var jumpHost: SSHConfigLookup.Value?
+    /// The jump hosts, as written (`JumpList`): a saved server's, or ssh_config's `ProxyJump` (or the
+    /// `ProxyCommand ssh -W %h:%p HOST` it stands for); empty for a direct connection. `-J` overrides it.
+    public var jump: String = ""
+    /// A `ProxyCommand` ssh_config gives the host that eSSH does not run: `options` refuses it rather than
+    /// connecting directly (unless `-J` says how to reach the host).
+    public var unsupportedProxy: SSHConfigLookup.Value?
 
     /// Where a profile came from.
     public enum Origin: Sendable, Equatable {
@@ -51,6 +54,7 @@ public struct ConnectionProfile: Sendable, Equatable {
         os = server.os
         algorithms = server.algorithms
         origin = .saved
+        jump = server.jump
     }
 
     /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.
@@ -94,31 +98,47 @@ public struct ConnectionProfile: Sendable, Equatable {
         public var connectTimeout: Double?
         /// `--ciphers`/`-c`, `--kex`, `--macs`, `--host-key-algorithms`: applied after the saved server's lists.
         public var algorithms: AlgorithmChoices
+        /// `-J`/`--jump`: these jump hosts instead of the profile's (`none`: direct).
+        public var jump: String?
 
         public init(port: Int? = nil, user: String? = nil, identityFiles: [String] = [],
                     knownHostsFile: String? = nil, connectTimeout: Double? = nil,
-                    algorithms: AlgorithmChoices = AlgorithmChoices()) {
+                    algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String? = nil) {
             self.port = port
             self.user = user
             self.identityFiles = identityFiles
             self.knownHostsFile = knownHostsFile
             self.connectTimeout = connectTimeout
             self.algorithms = algorithms
+            self.jump = jump
         }
     }
 
-    /// What the front end knows of the machine: the environment ($HOME, $ESSH_KNOWN_HOSTS), the local user, and
-    /// the `ssh.known_hosts` setting where it reads settings.
+    /// What the front end knows of the machine: the environment ($HOME, $ESSH_KNOWN_HOSTS), the local user, the
+    /// `ssh.known_hosts` setting where it reads settings, and where jump hosts are looked up (saved servers, then
+    /// ssh_config).
     public struct Context: Sendable, Equatable {
         public var environment: [String: String]
         public var localUser: String
         public var knownHostsSetting: String
+        /// The saved server of a name, for jump hosts naming one; nil: no saved servers are looked up.
+        public var savedServer: (@Sendable (String) throws -> Server?)?
+        /// The ssh_config reader jump hosts are looked up with; nil: ~/.ssh/config under `home`, read from disk.
+        public var sshConfig: SSHConfigReader?
 
         public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                    localUser: String = LocalUser.name, knownHostsSetting: String = "") {
+                    localUser: String = LocalUser.name, knownHostsSetting: String = "",
+                    savedServer: (@Sendable (String) throws -> Server?)? = nil, sshConfig: SSHConfigReader? = nil) {
             self.environment = environment
             self.localUser = localUser
             self.knownHostsSetting = knownHostsSetting
+            self.savedServer = savedServer
+            self.sshConfig = sshConfig
+        }
+
+        /// Equal when the values are; the lookups (closures, a reader) are not compared.
+        public static func == (a: Context, b: Context) -> Bool {
+            a.environment == b.environment && a.localUser == b.localUser && a.knownHostsSetting == b.knownHostsSetting
         }
 
         /// The home folder `~` stands for.
@@ -135,24 +155,35 @@ public struct ConnectionProfile: Sendable, Equatable {
 
     /// Session options for this profile: user (`-l`, else the profile's, else the local user), port, known_hosts,
     /// connect timeout, the algorithm lists (`AlgorithmSelection`: defaults, the saved server's lists, the options),
-    /// and the login rule — keys given with `-i` if any; else a server saved with a key uses that key only, one saved
-    /// with the agent the agent, one saved with a password no agent. The host-key policy is left to the caller (ask
-    /// in the interface, strict in scripts and fleets). Throws when an algorithm list names an algorithm eSSH does
-    /// not support or leaves nothing to offer, or when a key file cannot be read.
+    /// the login rule — keys given with `-i` if any; else a server saved with a key uses that key only, one saved
+    /// with the agent the agent, one saved with a password no agent — and the jump hosts (`-J`, else the profile's
+    /// chain), each expanded by `JumpHosts` into its own options. The host-key policy is left to the caller (ask in
+    /// the interface, strict in scripts and fleets; `setHostKeyPolicy` sets it on every hop). Throws when an
+    /// algorithm list names an algorithm eSSH does not support or leaves nothing to offer, when a key file cannot be
+    /// read, or when the jump chain cannot be followed (a loop, too many hops, a hop that is no host).
     public func options(_ overrides: Overrides = Overrides(), context: Context) throws(ConnectionProblem)
+        -> ConnectOptions
+    {
+        var hops = 0
+        return try options(overrides, context: context, path: [], hops: &hops)
+    }
+
+    /// `options`, as a hop of a chain: `path` are the servers whose chains led here (to find a loop), `hops` counts
+    /// the hops expanded so far in the whole chain.
+    func options(_ overrides: Overrides, context: Context, path: [String], hops: inout Int) throws(ConnectionProblem)
         -> ConnectOptions
     {
         var options = ConnectOptions(host: host, port: overrides.port ?? port,
                                      user: overrides.user ?? user ?? context.localUser,
                                      knownHostsFile: context.knownHostsFile(explicit: overrides.knownHostsFile))
         if let timeout = overrides.connectTimeout { options.connectTimeout = timeout }
-        if let jumpHost {
-            var name = host
-            if case .sshConfig(let alias, _) = origin { name = alias }
+        if overrides.jump == nil, let unsupportedProxy {
+            let name = chainName ?? host
             throw ConnectionProblem(.jumpHost, """
-                \(name) is reached through a jump host (\(jumpHost.keyword) \(jumpHost.text), \
-                \(jumpHost.location.text(home: context.home))). eSSH does not support jump hosts yet, and does not \
-                connect to \(name) directly instead; use ssh for it for now.
+                \(name) is reached through a ProxyCommand (\(unsupportedProxy.text), \
+                \(unsupportedProxy.location.text(home: context.home))) that eSSH does not run: only ProxyJump and \
+                ProxyCommand ssh -W %h:%p HOST are followed. eSSH does not connect to \(name) directly instead; \
+                write ProxyJump there, give -J, or use ssh for it.
                 """, options)
         }
         do throws(AlgorithmProblem) {
@@ -176,7 +207,20 @@ public struct ConnectionProfile: Sendable, Equatable {
         for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
             throw ConnectionProblem(.unreadableKey, file, options)
         }
+        let chain = overrides.jump ?? jump
+        if !JumpList.isDirect(chain) {
+            options.name = chainName
+            options.jumps = try JumpHosts.expand(chain, of: self, options: options, overrides: overrides,
+                                                 context: context, path: path + [chainName ?? host], hops: &hops)
+        }
         return options
+    }
+
+    /// The name a chain knows this profile by: the saved server's, else the ssh_config alias; nil for a typed host.
+    var chainName: String? {
+        if let name { return name }
+        if case .sshConfig(let alias, _) = origin { return alias }
+        return nil
     }
 }
 
@@ -189,9 +233,12 @@ public struct ConnectionProblem: UserFacingError, Sendable {
         /// An algorithm list names an algorithm eSSH does not support, or leaves nothing to offer (`detail` is the
         /// sentence, naming the list, where it was written and what eSSH supports).
         case algorithms
-        /// ssh_config reaches the host through a jump host (`detail` is the sentence, naming the ProxyJump or
-        /// ProxyCommand line); eSSH cannot go through one yet and does not connect directly instead.
+        /// ssh_config reaches the host through a ProxyCommand eSSH does not run (`detail` is the sentence, naming
+        /// the line); eSSH does not connect directly instead.
         case jumpHost
+        /// The jump chain cannot be followed: a hop that is no host, a loop, more than `JumpList.maxHops` hops, a
+        /// hop whose ssh_config cannot be read (`detail` is the sentence, naming the hop).
+        case jumpChain
     }
 
     public let kind: Kind
@@ -211,7 +258,7 @@ public struct ConnectionProblem: UserFacingError, Sendable {
         switch kind {
         case .unreadableKey: return "The key file \(detail) does not exist or cannot be read."
         case .algorithms: return detail
-        case .jumpHost: return detail
+        case .jumpHost, .jumpChain: return detail
         }
     }
 }

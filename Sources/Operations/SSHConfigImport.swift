@@ -2,9 +2,9 @@ import Basics
 import Inventory
 
 /// The one import of an ssh_config file, for `essh servers import-ssh-config` and the interface's first-start
-/// offer alike: each concrete Host as `SSHConfigHost.draft`, except the hosts the reader skips (reached through a
-/// jump host — ProxyJump, ProxyCommand — which eSSH cannot connect to yet and must not save as direct hosts, or
-/// with a bad Port), each with the reason; and what the saving did, counted the same way for both.
+/// offer alike: each concrete Host as `SSHConfigHost.draft` (with its jump chain from `ProxyJump` or
+/// `ProxyCommand ssh -W %h:%p HOST`), except the hosts the reader skips (a bad Port), each with the reason; and what
+/// the saving did, counted the same way for both — hosts whose other ProxyCommand was kept in the note among them.
 public enum SSHConfigImport {
     /// What an import would save, and what it leaves out.
     public struct Plan: Sendable, Equatable {
@@ -27,6 +27,8 @@ public enum SSHConfigImport {
         public var skipped: [String]
         /// The saved hosts that have options eSSH does not use.
         public var partly: [SSHConfigHost]
+        /// The saved hosts with a ProxyCommand eSSH does not run (kept in their note; saved without it).
+        public var unsupportedProxies: [SSHConfigHost] = []
 
         /// "3 added, 0 updated, 0 unchanged, 2 skipped, 2 with options eSSH does not use": the counts both front
         /// ends print.
@@ -34,6 +36,8 @@ public enum SSHConfigImport {
             "\(summary.added.count) added, \(summary.updated.count) updated, \(summary.unchanged.count) unchanged, "
                 + "\(skipped.count) skipped"
                 + (partly.isEmpty ? "" : ", \(partly.count) with options eSSH does not use")
+                + (unsupportedProxies.isEmpty ? ""
+                    : ", \(unsupportedProxies.count) with a ProxyCommand eSSH does not support (kept in the note)")
         }
     }
 
@@ -49,6 +53,7 @@ public enum SSHConfigImport {
         let summary = try inventory.importServers(plan.drafts)
         let saved = Set(summary.added + summary.updated + summary.unchanged)
         return Outcome(summary: summary, skipped: plan.skipped + summary.skipped,
-                       partly: plan.hosts.filter { saved.contains($0.alias) && !$0.unusedOptions.isEmpty })
+                       partly: plan.hosts.filter { saved.contains($0.alias) && !$0.unusedOptions.isEmpty },
+                       unsupportedProxies: plan.hosts.filter { saved.contains($0.alias) && $0.unsupportedProxy != nil })
     }
 }

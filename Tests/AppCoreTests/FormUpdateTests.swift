@@ -85,7 +85,7 @@ struct FormUpdateTests {
         Fixtures.type(&state, "key")
         Fixtures.keys(&state, .tab)
         Fixtures.type(&state, "~/.ssh/id_ed25519")
-        Fixtures.keys(&state, .tab, .tab)
+        Fixtures.keys(&state, .tab, .tab, .tab)
         Fixtures.type(&state, "lab, test")
         let effects = Fixtures.keys(&state, .enter)
         #expect(effects == [.saveServer(ServerDraft(name: "box", host: "127.0.0.1", port: 2222, user: nil, auth: .key,
@@ -97,6 +97,35 @@ struct FormUpdateTests {
         #expect(state.screen.kind == .servers)
     }
 
+    /// The Jump field: the chain's syntax and loops through saved servers, the rule `servers add --jump` applies.
+    @Test func theJumpFieldTakesAChainAndRefusesBadOnesAndLoops() {
+        var state = Fixtures.loaded()
+        _ = Update.update(&state, .loaded(servers: Fixtures.servers + [
+            Server(id: 9, name: "gw", host: "10.9.0.1", port: 22, user: nil, auth: .agent, keyPath: nil, os: .linux,
+                   tags: [], note: "", createdAt: Fixtures.now, updatedAt: Fixtures.now, lastConnectedAt: nil,
+                   jump: "web1"),
+        ], checks: Fixtures.checks, settings: [:]))
+        Fixtures.keys(&state, .character("e"))  // web1
+        #expect(state.form?.purpose == .editServer("web1"))
+        for _ in 0..<6 { Fixtures.keys(&state, .tab) }
+        #expect(state.form?.fields[state.form?.focus ?? 0].key == "jump")
+        Fixtures.type(&state, "gw,,x")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields.first { $0.key == "jump" }?.error?.contains("is empty") == true)
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "gw")
+        #expect(Fixtures.keys(&state, .enter).isEmpty, "web1 → gw → web1 is not saved")
+        #expect(state.form?.fields.first { $0.key == "jump" }?.error?.contains("web1 → gw → web1") == true)
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "admin@bastion:2222")
+        let effects = Fixtures.keys(&state, .enter)
+        guard case .work(.saveServer(let draft, let replacing))? = effects.first else {
+            Issue.record("not saved: \(effects)")
+            return
+        }
+        #expect(draft.jump == "admin@bastion:2222" && replacing == "web1")
+    }
+
     @Test func keyAuthNeedsAKeyFileAndTheOSMustBeKnown() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("e"))
@@ -105,7 +134,7 @@ struct FormUpdateTests {
         for _ in 0..<4 { Fixtures.keys(&state, .tab) }
         Fixtures.keys(&state, .ctrl("u"))
         Fixtures.type(&state, "key")
-        Fixtures.keys(&state, .tab, .tab, .ctrl("u"))
+        Fixtures.keys(&state, .tab, .tab, .tab, .ctrl("u"))
         Fixtures.type(&state, "plan9")
         #expect(Fixtures.keys(&state, .enter).isEmpty)
         #expect(state.form?.fields.first { $0.key == "key" }?.error?.contains("key file") == true)
@@ -121,8 +150,8 @@ struct FormUpdateTests {
         Fixtures.type(&state, "router")
         Fixtures.keys(&state, .tab)
         Fixtures.type(&state, "192.168.1.1")
-        // Name, Host, Port, User, Auth, Key file, OS, Tags, Note, then KEX, Host key, Ciphers, MACs.
-        for _ in 0..<8 { Fixtures.keys(&state, .tab) }
+        // Name, Host, Port, User, Auth, Key file, Jump, OS, Tags, Note, then KEX, Host key, Ciphers, MACs.
+        for _ in 0..<9 { Fixtures.keys(&state, .tab) }
         #expect(state.form?.fields[state.form?.focus ?? 0].key == "kexAlgorithms")
         Fixtures.keys(&state, .tab, .tab)
         Fixtures.type(&state, "+aes128cbc")

@@ -103,6 +103,30 @@ struct GoldenScreenTests {
         try Golden.check(Fixtures.styles(state), named: "connecting-80x24.style", in: directory)
     }
 
+    /// Through jump hosts: each hop with its stage above the spinner, the ones passed said so, still in view
+    /// behind a question about a hop's host key.
+    @Test func hopsWhileConnectingAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        _ = Update.update(&state, .connectHop(HopProgress(hop: 0, hops: 3, name: "bastion", stage: "Handshake")))
+        _ = Update.update(&state, .connectHop(HopProgress(hop: 1, hops: 3, name: "gw2", stage: "Logging in (agent)")))
+        _ = Update.update(&state, .connectStage("Logging in (agent)"))
+        let screen = Fixtures.screen(state)
+        #expect(screen.contains { $0.contains("1. bastion (jump host): logged in, passed through") })
+        #expect(screen.contains { $0.contains("2. gw2 (jump host): Logging in (agent)") })
+        #expect(screen.contains { $0.contains("3. …: waiting") })
+        try Golden.check(screen, named: "connecting-hops-80x24", in: directory)
+        _ = Update.update(&state, .connectHop(HopProgress(hop: 2, hops: 3, name: "web1",
+                                                          stage: "Verifying the host key")))
+        _ = Update.update(&state, .prompt(PromptRequest(id: 1, kind: .hostKey(
+            host: "10.0.0.5", port: 22, type: "ssh-ed25519",
+            fingerprint: "SHA256:bJ3LNtJTCJpP/yMw20jC5iBLz/rpJO4GOlsz2u82ibs"))))
+        let asked = Fixtures.screen(state)
+        #expect(asked.contains { $0.contains("2. gw2 (jump host): logged in, passed through") })
+        #expect(asked.contains { $0.contains("3. web1: Verifying the host key") })
+        try Golden.check(asked, named: "connecting-hops-hostkey-80x24", in: directory)
+    }
+
     /// The server's banner above the spinner (escapes neutralised), still readable behind the password prompt.
     @Test func bannerWhileConnectingAt80x24() throws {
         var state = Fixtures.loaded()

@@ -13,9 +13,9 @@ import TestSupport
 
     @Test func jumpForwardingAndTerminalOptionsSayWhatESSHDoesInstead() throws {
         let cases: [([String], String, String)] = [
-            (["-J", "bastion", "db1"], "-J (ProxyJump) is not supported yet", "essh shell"),
-            (["-Jbastion", "db1", "uptime"], "-J (ProxyJump) is not supported yet", "essh exec"),
-            (["exec", "-J", "bastion", "db1", "uptime"], "Jump hosts are planned", "essh exec"),
+            (["-o", "ProxyJump=bastion", "db1"], "-o ProxyJump=bastion is -J bastion in eSSH", "essh shell"),
+            (["-o", "ProxyCommand=ssh -W %h:%p gw", "db1"], "-J HOST stands for ProxyCommand ssh -W %h:%p HOST",
+             "essh shell"),
             (["-L", "8080:localhost:80", "db1"], "-L (local port forwarding) is essh forward in eSSH: essh forward "
              + "DEST -L [bind:]port:host:hostport", "essh shell"),
             (["db1", "-R", "9000:localhost:9000"], "-R (remote port forwarding) is essh forward in eSSH", "essh shell"),
@@ -24,9 +24,8 @@ import TestSupport
             (["exec", "-W", "db1:22", "bastion"], "-W (stdin and stdout joined to a host and port) is essh proxy",
              "essh exec"),
             (["-N", "db1"], "-N (no command, only forwarding) is essh forward in eSSH", "essh shell"),
-            (["forward", "db1", "-L", "8080:h:80", "-J", "bastion"], "-J (ProxyJump)", "essh forward"),
             (["forward", "-A", "db1", "-D", "1080"], "-A (agent forwarding) is not supported", "essh forward"),
-            (["proxy", "--to", "h:22", "-o", "ProxyJump=b", "db1"], "jump hosts are not supported yet", "essh proxy"),
+            (["proxy", "--to", "h:22", "-o", "ProxyJump=b", "db1"], "-o ProxyJump=b is -J b in eSSH", "essh proxy"),
             (["-f", "db1", "uptime"], "-f (go to the background) is not supported", "essh exec"),
             (["shell", "-A", "db1"], "-A (agent forwarding) is not supported", "essh shell"),
             (["-t", "db1", "top"], "-t (force a terminal) is not needed", "essh exec"),
@@ -53,6 +52,14 @@ import TestSupport
         let r = try essh(["-p", "2222", "-l", "me", "no-such-host.invalid", "ls", "-t"])
         #expect(r.status == 255, "\(r.err)")
         #expect(!r.err.contains("-t ("), "\(r.err)")
+        // -J is eSSH's now: it reaches the connection (here a name that does not resolve), in every spelling.
+        for args in [["-J", "bastion.invalid", "db1.invalid", "true"], ["-Jbastion.invalid", "db1.invalid", "uptime"],
+                     ["exec", "--jump", "bastion.invalid", "db1.invalid", "uptime"],
+                     ["net", "-J", "bastion.invalid", "db1.invalid", "routes"]] {
+            let jump = try essh(args)
+            #expect(jump.status == 255 && jump.err.contains("bastion.invalid"), "\(args): \(jump.err)")
+            #expect(!jump.err.contains("not supported"), "\(args): \(jump.err)")
+        }
         let unknown = try essh(["--frobnicate", "db1"])
         #expect(unknown.status == 64 && unknown.err.contains("Unknown option '--frobnicate'"), "\(unknown.err)")
     }

@@ -170,8 +170,9 @@ import TestSupport
         ["host", "user", "port"].map { key in server[key].flatMap { $0 is NSNull ? nil : "\($0)" } ?? "-" }
     }
 
-    /// Nothing imported is silently wrong: a host behind a jump host is not saved as a direct host, a bad Port is
-    /// skipped, both are counted and said with why; options eSSH does not use are named per host, once.
+    /// Nothing imported is silently wrong: a host behind a jump host keeps its chain (ProxyJump, ProxyCommand
+    /// ssh -W), another ProxyCommand is kept in the note and counted as not supported, a bad Port is skipped; each
+    /// is counted and said with why; options eSSH does not use are named per host, once.
     @Test func importSkipsAndCountsWhatItCannotUseAndNamesUnusedOptions() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
@@ -186,15 +187,24 @@ import TestSupport
                 ForwardAgent yes
             Host plain
                 HostName plain.lan
+            Host piped
+                ProxyCommand ssh -W %h:%p admin@gw
+            Host socks
+                ProxyCommand nc -X 5 -x proxy:1080 %h %p
             """.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
         let r = try essh(dir, ["servers", "import-ssh-config", dir.file("config")])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out == "Imported \(dir.file("config")): 3 added, 0 updated, 0 unchanged, 2 skipped, "
-                + "2 with options eSSH does not use.\n")
-        #expect(r.err.contains("essh: skipped inner: it is reached through the jump host bastion (ProxyJump, "))
+        #expect(r.out == "Imported \(dir.file("config")): 6 added, 0 updated, 0 unchanged, 1 skipped, "
+                + "2 with options eSSH does not use, 1 with a ProxyCommand eSSH does not support (kept in the "
+                + "note).\n")
         #expect(r.err.contains("essh: skipped badport: its Port '70000' ("))
         #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): LocalForward, ForwardAgent\n"))
-        #expect(try listJSON(dir).map { $0["name"] as? String } == ["plain", "web01", "web02"])
+        #expect(r.err.contains("essh: socks: ProxyCommand nc -X 5 -x proxy:1080 %h %p (\(dir.file("config")):14) is "
+                               + "not supported"), "\(r.err)")
+        let list = try listJSON(dir)
+        #expect(list.map { $0["name"] as? String } == ["inner", "piped", "plain", "socks", "web01", "web02"])
+        #expect(list.map { $0["jump"] as? String } == ["bastion", "admin@gw", "", "", "", ""])
+        #expect((list[3]["note"] as? String)?.hasPrefix("ProxyCommand nc -X 5") == true)
     }
 
     @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {

@@ -47,7 +47,8 @@ import TestSupport
         #expect((object["algorithms"] as? [String: String])?["Ciphers"] == "+aes128-cbc")
         #expect(object["last_check"] is NSNull && object["last_connected"] is NSNull)
         #expect(Set(object.keys) == ["name", "host", "port", "user", "auth", "key", "os", "tags", "note", "created",
-                                     "updated", "last_connected", "last_check", "algorithms"])
+                                     "updated", "last_connected", "last_check", "algorithms", "jump"])
+        #expect(object["jump"] as? String == "", "a direct server's chain is empty")
         let upJSON = try JSONSerialization.jsonObject(with: try essh(dir, ["servers", "show", "up", "--json"]).stdout)
         let lastCheck = (upJSON as? [String: Any])?["last_check"] as? [String: Any]
         #expect(lastCheck?["status"] as? String == "online" && lastCheck?["banner"] as? String == "SSH-2.0-Shown")

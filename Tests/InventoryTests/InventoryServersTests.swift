@@ -206,3 +206,35 @@ import Testing
         #expect(DatabaseLocation.resolve(option: "~/e.db", environment: ["HOME": "/h"]) == "/h/e.db")
     }
 }
+
+/// A server's jump chain: stored as written, cleared with `none`, refused when it is no chain.
+@Suite struct ServerJumpTests {
+    @Test func aJumpChainIsStoredAsWrittenAndNoneClearsIt() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "bastion", host: "10.0.0.1"))
+        let saved = try inventory.addServer(ServerDraft(name: "db1", host: "10.1.2.3", jump: "bastion, admin@gw:2222"))
+        #expect(saved.jump == "bastion, admin@gw:2222")
+        #expect(try inventory.server(named: "db1").jump == "bastion, admin@gw:2222")
+        #expect(try inventory.addServer(ServerDraft(name: "direct", host: "h", jump: "none")).jump == "")
+        let cleared = try inventory.updateServer(named: "db1", ServerChanges(jump: "none"))
+        #expect(cleared.jump == "")
+        #expect(try inventory.updateServer(named: "db1", ServerChanges(jump: "bastion")).jump == "bastion")
+        #expect(try inventory.updateServer(named: "db1", ServerChanges(note: "x")).jump == "bastion",
+                "other changes leave it")
+    }
+
+    @Test func aChainThatIsNoChainIsRefusedOnItsField() throws {
+        func problem(_ jump: String, name: String = "db1") -> ServerProblem? {
+            ServerDraft(name: name, host: "h", jump: jump).problems.first
+        }
+        #expect(problem("bastion") == nil && problem("") == nil && problem("NONE") == nil)
+        #expect(problem("a,,b")?.field == .jump)
+        #expect(problem("a,,b")?.message.hasPrefix("Hop 2 of the jump chain 'a,,b' is empty") == true)
+        #expect(problem("gw:0")?.message.contains("is not a number from 1 to 65535") == true)
+        #expect(problem("db1")?.message.hasPrefix("'db1' cannot be its own jump host") == true)
+        #expect(problem((1...9).map { "h\($0)" }.joined(separator: ","))?.message.contains("at most 8") == true)
+        #expect(problem("a\u{1b}b")?.controlCharacter == true)
+        let inventory = try Inventory()
+        #expect(throws: InventoryError.self) { try inventory.addServer(ServerDraft(name: "x", host: "h", jump: "a,")) }
+    }
+}

@@ -157,9 +157,9 @@ private final class CountingSource: SSHConfigSource, Sendable {
                 == [.init(alias: "bad", reason: "its Port '99999' (/home/u/.ssh/config:2) is not 1-65535")])
     }
 
-    /// Until eSSH can go through a jump host, a host behind one is not imported as a direct host (which would
-    /// connect somewhere the config never meant), and says why.
-    @Test func aHostBehindAJumpOrAProxyCommandIsSkippedWithTheReason() throws {
+    /// ProxyJump in all its forms, and `ProxyCommand ssh -W %h:%p HOST`, become the host's jump chain; another
+    /// ProxyCommand is kept as unsupported (the import puts it in the note), never dropped unsaid.
+    @Test func proxyJumpAndProxyCommandSSHDashWBecomeTheJumpChain() throws {
         let result = try read(["/home/u/.ssh/config": """
             Host inner
                 HostName 10.0.0.5
@@ -169,14 +169,35 @@ private final class CountingSource: SSHConfigSource, Sendable {
             Host direct
                 ProxyJump none
             Host *.behind
-                ProxyJump bastion
+                ProxyJump bastion,ssh://ops@b2:2200
             Host db.behind
+            Host bracket
+                ProxyCommand /usr/bin/ssh -q -x -l admin -p 2022 -W [%h]:%p gw2
+            Host socks
+                ProxyCommand nc -X 5 -x proxy:1080 %h %p
             """])
-        #expect(result.hosts.map(\.alias) == ["direct"])
-        #expect(result.skipped.map(\.alias) == ["inner", "piped", "db.behind"])
-        #expect(result.skipped[0].reason == "it is reached through the jump host admin@bastion:2222 (ProxyJump, "
-                + "/home/u/.ssh/config:3); eSSH cannot connect through a jump host yet")
-        #expect(result.skipped[1].reason.hasPrefix("it is reached through a ProxyCommand (/home/u/.ssh/config:5)"))
+        #expect(result.hosts.map(\.alias) == ["inner", "piped", "direct", "db.behind", "bracket", "socks"])
+        #expect(result.skipped.isEmpty)
+        #expect(result.hosts.map(\.jump) == ["admin@bastion:2222", "gw", nil, "bastion,ssh://ops@b2:2200",
+                                             "admin@gw2:2022", nil])
+        #expect(result.hosts[5].unsupportedProxy == "ProxyCommand nc -X 5 -x proxy:1080 %h %p (/home/u/.ssh/config:14)")
+        #expect(result.hosts[5].draft.note.hasPrefix("ProxyCommand nc -X 5"))
+        #expect(result.hosts[0].draft.jump == "admin@bastion:2222" && result.hosts[2].draft.jump.isEmpty)
+    }
+
+    /// The forms of `ssh -W` read as a jump, and the commands that are something else.
+    @Test func proxyCommandSSHDashWForms() {
+        func jump(_ text: String) -> String? {
+            SSHConfigProxy.jump(fromProxyCommand: text.split(separator: " ").map(String.init))
+        }
+        #expect(jump("ssh -W %h:%p gw") == "gw")
+        #expect(jump("exec ssh -qW %h:%p u@gw") == "u@gw")
+        #expect(jump("ssh -J b1 -W %h:%p b2") == "b1,b2")
+        #expect(jump("ssh -p 2200 -W [%h]:%p 2001:db8::1") == "[2001:db8::1]:2200")
+        #expect(jump("ssh -W %h:%p gw uptime") == nil, "a remote command")
+        #expect(jump("ssh -i key -W %h:%p gw") == nil, "a key eSSH would not use")
+        #expect(jump("ssh -W %h:22 gw") == nil && jump("ssh gw -W %h:%p") == nil && jump("nc gw 22") == nil)
+        #expect(jump("ssh -W %h:%p -p 0 gw") == nil)
     }
 
     /// Options that eSSH does not use are named with each host they apply to, once each, as first written.

@@ -49,7 +49,7 @@ private struct Files: SSHConfigSource {
         #expect(r.profile.host == "10.0.0.7" && r.profile.port == 2200 && r.profile.user == "alice")
         #expect(r.profile.auth == .key && r.profile.keyPath == "/home/ann/.ssh/lab",
                 "the first IdentityFile that exists, as ssh skips missing ones")
-        #expect(!r.profile.isSaved && r.profile.jumpHost == nil)
+        #expect(!r.profile.isSaved && r.profile.jump.isEmpty && r.profile.unsupportedProxy == nil)
         #expect(r.profile.origin == .sshConfig(alias: "lab1", SSHConfigLocation(file: "/home/ann/.ssh/config", line: 1)))
         #expect(r.origin == "from ~/.ssh/config line 1")
         #expect(r.notes.contains("~/.ssh/config gives HostName 10.0.0.7 (~/.ssh/config line 2)."))
@@ -77,18 +77,37 @@ private struct Files: SSHConfigSource {
         #expect(broken.notes.first?.hasPrefix("~/.ssh/config was not read:") == true)
     }
 
-    @Test func aJumpHostIsRefusedWithASentenceAndNeverConnectedDirectly() throws {
-        let r = try resolve("behind")
-        #expect(r.profile.jumpHost?.text == "bastion")
-        #expect(throws: ConnectionProblem.self) { try r.profile.options(context: context) }
+    @Test func aProxyJumpOfSSHConfigIsFollowedAndTheHopLookedUpThereToo() throws {
+        let r = try resolve("behind", config: config + "\nHost bastion\n    HostName 10.0.0.1\n    User gate\n")
+        #expect(r.profile.jump == "bastion" && r.profile.unsupportedProxy == nil)
+        var context = self.context
+        context.sshConfig = reader(config + "\nHost bastion\n    HostName 10.0.0.1\n    User gate\n")
+        let options = try r.profile.options(context: context)
+        #expect(options.host == "10.9.9.9" && options.name == "behind")
+        #expect(options.jumps.map(\.host) == ["10.0.0.1"] && options.jumps[0].user == "gate")
+        #expect(options.jumps[0].name == "bastion" && options.hopNames == ["bastion"])
+        #expect(options.jumps[0].knownHostsFile == options.knownHostsFile)
+    }
+
+    @Test func anotherProxyCommandIsRefusedWithASentenceAndNeverConnectedDirectly() throws {
+        let r = try resolve("nc", config: "Host nc\n    HostName 10.9.9.8\n    ProxyCommand nc -X 5 -x proxy:1080 %h %p\n")
+        #expect(r.profile.jump.isEmpty && r.profile.unsupportedProxy?.keyword == "ProxyCommand")
         do {
             _ = try r.profile.options(context: context)
+            Issue.record("connected directly")
         } catch {
             #expect(error.kind == .jumpHost)
-            #expect(error.message == "behind is reached through a jump host (ProxyJump bastion, ~/.ssh/config line 9). "
-                    + "eSSH does not support jump hosts yet, and does not connect to behind directly instead; use ssh "
-                    + "for it for now.")
+            #expect(error.message.hasPrefix("nc is reached through a ProxyCommand (nc -X 5 -x proxy:1080 %h %p, "
+                                            + "~/.ssh/config line 3) that eSSH does not run"))
         }
+        var overridden = ConnectionProfile.Overrides()
+        overridden.jump = "none"
+        #expect(try r.profile.options(overridden, context: context).jumps.isEmpty, "-J none says how to reach it")
+    }
+
+    @Test func proxyCommandSSHDashWIsTheJumpItStandsFor() throws {
+        let r = try resolve("w", config: "Host w\n    HostName 10.9.9.7\n    ProxyCommand ssh -q -W [%h]:%p gate\n")
+        #expect(r.profile.jump == "gate" && r.profile.unsupportedProxy == nil)
     }
 
     @Test func algorithmListsOfSSHConfigAreNotUsedAndTheNoteSaysSo() throws {
@@ -108,10 +127,10 @@ private struct Files: SSHConfigSource {
         #expect(none.profile == ConnectionProfile(host: "lab1"), "no ~/.ssh/config is no error")
     }
 
-    @Test func theFirstStartsImportLeavesJumpHostsOut() throws {
+    @Test func theFirstStartsImportKeepsJumpHostsWithTheirChain() throws {
         let plan = try SSHConfigImport.plan(path: "/home/ann/.ssh/config", reader: reader())
-        #expect(plan.drafts.map(\.name) == ["lab1", "old"])
-        #expect(plan.skipped == ["behind: it is reached through the jump host bastion (ProxyJump, "
-                                 + "/home/ann/.ssh/config:9); eSSH cannot connect through a jump host yet"])
+        #expect(plan.drafts.map(\.name) == ["lab1", "behind", "old"])
+        #expect(plan.drafts.first { $0.name == "behind" }?.jump == "bastion")
+        #expect(plan.skipped.isEmpty)
     }
 }

@@ -23,6 +23,7 @@ public struct TestServers: Sendable {
     public let authorizedKeys: String
     /// Whether the test user may run `sudo true` after typing its password (sudo installed; nothing else allowed).
     public let sudo: Bool
+
     /// The jump-host topology in network namespaces (Tests/Harness/test-servers.sh's header).
     public let jump: JumpTopology
 
@@ -101,8 +102,7 @@ public struct TestServers: Sendable {
             password: try v("PASSWORD"), passphrase: try v("PASSPHRASE"), keys: try v("KEYS"),
             hostKeys: try v("HOSTKEYS"), knownHosts: try v("KNOWN_HOSTS"),
             ed25519Fingerprint: try v("ED25519_FINGERPRINT"), data200M: try v("DATA_200M"),
-            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"),
-            sudo: values["ESSH_TEST_SUDO"] == "yes",
+            stateDir: try v("STATE"), authorizedKeys: try v("AUTHORIZED_KEYS"), sudo: values["ESSH_TEST_SUDO"] == "yes",
             jump: JumpTopology(
                 b1: try server("B1"), t1: try server("T1"), b2: try server("B2"), t2: try server("T2"),
                 b1NoForwardingPort: Int(try v("B1_NOFWD_PORT")) ?? 0,

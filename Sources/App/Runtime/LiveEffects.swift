@@ -21,9 +21,12 @@ final class LiveEffects: EffectHandler {
         // Servers added or removed by `essh servers …` while the interface runs show up without a restart.
         store.watch()
         checks = CheckWorker(inventory: inventory, post: post)
-        session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser)
+        // Jump hosts naming saved servers are looked up in the same database (GRDB serialises the reads).
+        let savedServer: @Sendable (String) throws -> Server? = { name in try inventory.findServer(named: name) }
+        session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser,
+                                savedServer: savedServer)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
-        fleet = FleetWorker(post: post, environment: environment, localUser: localUser)
+        fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer)
     }
 
     /// Posts through `post`, writing what the screen cannot show in full (a database error, a lost connection) to

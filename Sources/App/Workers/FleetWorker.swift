@@ -2,6 +2,7 @@ import Operations
 import AppCore
 import Fleet
 import Foundation
+import Inventory
 import Reachability
 import SSH
 import Synchronization
@@ -23,9 +24,14 @@ final class FleetWorker: Sendable {
     /// commands (`SSHSession.run` signals them before it returns).
     private let running = DispatchGroup()
 
+    /// Saved servers by name, for jump hosts naming one.
+    private let savedServer: (@Sendable (String) throws -> Server?)?
+
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil,
          executor: any FleetExecutor = SSHFleetExecutor(), checkExecutor: any FleetExecutor = PasswordLoginProbe()) {
         self.post = post
+        self.savedServer = savedServer
         self.environment = environment
         self.localUser = localUser
         self.executor = executor
@@ -36,9 +42,11 @@ final class FleetWorker: Sendable {
 
     /// The servers as profiles' connection options, the ones a connection from the Servers screen uses.
     static func connectOptions(_ targets: [ConnectionProfile], knownHosts: String, environment: [String: String],
-                               localUser: String) -> [Result<ConnectOptions, ConnectionProblem>] {
+                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+        -> [Result<ConnectOptions, ConnectionProblem>]
+    {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
-                                                knownHostsSetting: knownHosts)
+                                                knownHostsSetting: knownHosts, savedServer: savedServer)
         return targets.map { target in
             do throws(ConnectionProblem) { return .success(try target.options(context: context)) } catch {
                 return .failure(error)
@@ -51,8 +59,11 @@ final class FleetWorker: Sendable {
     /// (by name) is what the check before the password found.
     static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
                              checked: [String: FleetTarget.Problem] = [:], environment: [String: String],
-                             localUser: String) -> [FleetTarget] {
-        let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser)
+                             localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+        -> [FleetTarget]
+    {
+        let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser,
+                                     savedServer: savedServer)
         // Who gets the password is FleetTargets' rule.
         return zip(targets, options).map { target, options in
             let name = target.name ?? target.host
@@ -75,7 +86,7 @@ final class FleetWorker: Sendable {
     func run(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
              timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:]) {
         let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password, checked: checked,
-                                             environment: environment, localUser: localUser)
+                                             environment: environment, localUser: localUser, savedServer: savedServer)
         let runner = FleetRunner(executor: executor, options: Self.runnerOptions(parallel: parallel, timeout: timeout))
         runners.withLock { $0[ObjectIdentifier(runner)] = runner }
         running.enter()
@@ -97,7 +108,7 @@ final class FleetWorker: Sendable {
     /// with what it found by server name.
     func checkLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int, timeout: Double) {
         let options = Self.connectOptions(targets, knownHosts: knownHosts, environment: environment,
-                                          localUser: localUser)
+                                          localUser: localUser, savedServer: savedServer)
         let names = targets.map { $0.name ?? $0.host }
         let check = FleetPasswordCheck(options: Self.runnerOptions(parallel: parallel, timeout: timeout),
                                        executor: checkExecutor)

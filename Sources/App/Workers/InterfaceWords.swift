@@ -36,7 +36,8 @@ enum InterfaceWords {
         switch problem.kind {
         case .unreadableKey where saved: return problem.message.dropLast() + ": edit the server (e)."
         case .algorithms where saved: return problem.message + " Edit the server (e)."
-        case .unreadableKey, .algorithms, .jumpHost: return problem.message
+        case .jumpChain where saved: return problem.message + " Edit the server's Jump field (e)."
+        case .unreadableKey, .algorithms, .jumpHost, .jumpChain: return problem.message
         }
     }
 

@@ -33,13 +33,30 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
 protocol SessionOpener: Sendable {
     func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
               onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession
+    /// `open`, also saying each stage with the hop it belongs to when `options` has jump hosts.
+    func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+              onStage: (ConnectStage) -> Void, onHopStage: (HopStage) -> Void) throws(SSHError) -> any OpenSession
+}
+
+extension SessionOpener {
+    /// Openers that know nothing of hops (test fakes) say only the stages.
+    func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+              onStage: (ConnectStage) -> Void, onHopStage: (HopStage) -> Void) throws(SSHError) -> any OpenSession {
+        try open(options, prompter: prompter, cancel: cancel, onStage: onStage)
+    }
 }
 
 /// The real opener: `SSHSession.connect`, its commands in a `SessionShell`.
 struct SSHSessionOpener: SessionOpener {
     func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
               onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession {
-        SessionShell(session: try SSHSession.connect(options, prompter: prompter, cancel: cancel, onStage: onStage))
+        try open(options, prompter: prompter, cancel: cancel, onStage: onStage, onHopStage: { _ in })
+    }
+
+    func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+              onStage: (ConnectStage) -> Void, onHopStage: (HopStage) -> Void) throws(SSHError) -> any OpenSession {
+        SessionShell(session: try SSHSession.connect(options, prompter: prompter, cancel: cancel, onStage: onStage,
+                                                     onHopStage: onHopStage))
     }
 }
 

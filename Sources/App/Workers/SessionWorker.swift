@@ -32,9 +32,13 @@ final class SessionWorker: Sendable {
     /// The `Prompter` connections ask (host key, passwords); answers come back through `answer`.
     let broker: PromptBroker
 
+    /// Saved servers by name, for jump hosts naming one.
+    private let savedServer: (@Sendable (String) throws -> Server?)?
+
     init(opener: any SessionOpener, post: @escaping @Sendable (Message) -> Void, log: AppLog,
-         environment: [String: String], localUser: String) {
+         environment: [String: String], localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil) {
         self.opener = opener
+        self.savedServer = savedServer
         self.post = post
         self.log = log
         self.environment = environment
@@ -49,13 +53,15 @@ final class SessionWorker: Sendable {
     /// (`session.keepalive`); the second value says why it cannot connect at all (a key file that cannot be read).
     static func connectOptions(_ target: ConnectionProfile, knownHosts: String,
                                keepalive: Int = Settings().keepalive, environment: [String: String],
-                               localUser: String) -> (ConnectOptions, String?) {
+                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+        -> (ConnectOptions, String?)
+    {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
-                                                knownHostsSetting: knownHosts)
+                                                knownHostsSetting: knownHosts, savedServer: savedServer)
         do throws(ConnectionProblem) {
             var options = try target.options(context: context)
-            options.hostKeyPolicy = .ask
-            options.keepaliveInterval = keepalive
+            options.setHostKeyPolicy(.ask)
+            options.setKeepalive(keepalive)
             return (options, nil)
         } catch {
             return (error.options, InterfaceWords.sentence(error, saved: target.isSaved))
@@ -66,7 +72,8 @@ final class SessionWorker: Sendable {
 
     func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {
         let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, keepalive: keepalive,
-                                                     environment: environment, localUser: localUser)
+                                                     environment: environment, localUser: localUser,
+                                                     savedServer: savedServer)
         // Every outcome goes through the queue, so outcomes arrive in the order the connections were asked for (the
         // interface drops the outcome of a connection it gave up on by counting them).
         if let problem {
@@ -87,13 +94,17 @@ final class SessionWorker: Sendable {
             }
             previous?.disconnect()
             do throws(SSHError) {
-                let opened = try opener.open(options, prompter: broker, cancel: cancel) { [self] stage in
+                let opened = try opener.open(options, prompter: broker, cancel: cancel, onStage: { [self] stage in
                     if case .banner(let text) = stage {
                         post(.connectBanner(text))
                     } else {
                         post(.connectStage(Self.describe(stage)))
                     }
-                }
+                }, onHopStage: { [self] hop in
+                    if case .banner = hop.stage { return }
+                    post(.connectHop(HopProgress(hop: hop.hop, hops: hop.hops, name: hop.name,
+                                                 stage: Self.describe(hop.stage))))
+                })
                 if cancel.isCancelled {
                     opened.disconnect()
                     post(.connectFailed("Cancelled."))

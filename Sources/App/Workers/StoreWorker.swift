@@ -82,7 +82,8 @@ final class StoreWorker: Sendable {
                     let changes = ServerChanges(name: draft.name, host: draft.host, port: draft.port,
                                                 user: draft.user ?? "", auth: draft.auth, keyPath: draft.keyPath ?? "",
                                                 os: draft.os, tags: draft.tags, note: draft.note,
-                                                algorithms: AlgorithmChanges(replacingWith: draft.algorithms))
+                                                algorithms: AlgorithmChanges(replacingWith: draft.algorithms),
+                                                jump: draft.jump)
                     try inventory.updateServer(named: replacing, changes)
                 } else {
                     try inventory.addServer(draft)
@@ -173,14 +174,14 @@ final class StoreWorker: Sendable {
     func findSSHConfigHosts() {
         queue.async { [self] in
             let (path, reader) = sshConfig
-            // Only the hosts the import would save are offered (a jump host is not).
+            // Only the hosts the import would save are offered (those behind a jump host too, with their chain).
             guard let hosts = try? SSHConfigImport.plan(path: path, reader: reader).hosts, !hosts.isEmpty else { return }
             post(.sshConfigHosts(hosts.map(\.alias)))
         }
     }
 
-    /// Saves the hosts of ~/.ssh/config (`SSHConfigImport`, as `essh servers import-ssh-config`: jump hosts and bad
-    /// ports left out) and says how it went.
+    /// Saves the hosts of ~/.ssh/config (`SSHConfigImport`, as `essh servers import-ssh-config`: jump hosts with
+    /// their chain, bad ports left out) and says how it went.
     func importSSHConfig() {
         queue.async { [self] in
             let (path, reader) = sshConfig
@@ -189,7 +190,8 @@ final class StoreWorker: Sendable {
                                                        into: inventory)
                 // One notice line: the hosts and reasons are the command line's to list.
                 post(.sshConfigImported("Imported ~/.ssh/config: \(outcome.counts)"
-                                        + (outcome.skipped.isEmpty ? "." : " (essh servers import-ssh-config says why).")))
+                                        + (outcome.skipped.isEmpty && outcome.unsupportedProxies.isEmpty ? "."
+                                            : " (essh servers import-ssh-config says why).")))
             } catch {
                 post(.storeFailed(error.message))
             }

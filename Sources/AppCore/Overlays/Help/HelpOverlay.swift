@@ -26,7 +26,10 @@ enum HelpOverlay {
                     Section("Asked for a command to run (x):", FleetQuestionAction.table),
                     Section("While searching its history (^R):", HistorySearchAction.table), dialog, help, everywhere]
         case .form:
-            return [Section(nil, FormAction.table(for: form?.purpose ?? .addServer)), help, everywhere]
+            let purpose = form?.purpose ?? .addServer
+            return [Section(nil, FormAction.table(for: purpose),
+                            notes: purpose == .quickConnect || purpose == .settings ? [] : FormAction.serverNotes),
+                    help, everywhere]
         case .connecting:
             return [Section(nil, ConnectingAction.table), dialog,
                     Section("Asked for a password or an answer:", PromptAction.table), help, everywhere]

@@ -20,6 +20,20 @@ enum ConnectingView {
             }
             area.y = min(box.y + box.height + 1, buffer.size.height - 2)
         }
+        // The hops through jump hosts, one line each with its stage, above the spinner: still in view while a
+        // question about one of them (its host key, its password) is open in the middle.
+        if !connecting.hops.isEmpty {
+            let lines = ["Through jump hosts:"] + connecting.hops.map(\.line)
+            let width = min(buffer.size.width - 2, lines.map(DisplayWidth.of).max() ?? 0)
+            let x = max(1, (buffer.size.width - width) / 2)
+            var y = connecting.banner.isEmpty ? 1 : area.y
+            for (i, line) in lines.enumerated() where y < buffer.size.height - 2 {
+                buffer.setString(line, x: x, y: y, style: i == 0 ? Theme.hint : Style(),
+                                 clip: Rect(x: x, y: y, width: max(0, buffer.size.width - x - 1), height: 1))
+                y += 1
+            }
+            area.y = max(area.y, min(y + 1, buffer.size.height - 2))
+        }
         let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
         guard state.overlays.isEmpty else {
             // A question (password, host key) is open in the middle, where the spinner would be: the spinner's line
@@ -31,8 +45,9 @@ enum ConnectingView {
         }
         spinner.render(tick: state.tick, label: label, in: area, buffer: &buffer)
         // Where a quick-connect name came from ("from ~/.ssh/config line 12"), under the spinner.
-        if let origin = connecting.origin, area.y + 2 < buffer.size.height - 1 {
-            let line = Rect(x: 1, y: area.y + 2, width: max(0, buffer.size.width - 2), height: 1)
+        let below = area.y + 2
+        if let origin = connecting.origin, below < buffer.size.height - 1 {
+            let line = Rect(x: 1, y: below, width: max(0, buffer.size.width - 2), height: 1)
             let x = max(line.x, (buffer.size.width - DisplayWidth.of(origin)) / 2)
             buffer.setString(origin, x: x, y: line.y, style: Theme.hint, clip: line)
         }

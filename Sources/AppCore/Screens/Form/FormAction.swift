@@ -16,6 +16,12 @@ enum FormAction: Sendable, Equatable {
         return KeyBindingTable<FormAction>([enter] + rest)
     }
 
+    /// What the server form's fields take that a hint line cannot say.
+    static let serverNotes: [(keys: String, description: String)] = [
+        ("Jump", "Servers this one is reached through, nearest first: a saved name or user@host:port, a,b for two "
+            + "(a saved hop's own Jump comes first); empty: direct"),
+    ]
+
     private static let rest: [KeyBinding<FormAction>] = [
         KeyBinding([.tab, .down], .next, label: "Next", description: "Next field"),
         KeyBinding([.backTab, .up], .previous, description: "Previous field"),

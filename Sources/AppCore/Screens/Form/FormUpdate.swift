@@ -35,7 +35,7 @@ extension Update {
         form.error = nil
         switch form.purpose {
         case .addServer, .editServer:
-            let draft = validateServer(&form)
+            let draft = validateServer(&form, saved: state.servers)
             state.show(.form(form))
             guard let draft else { return [] }
             if case .editServer(let name) = form.purpose { return [.saveServer(draft, replacing: name)] }
@@ -77,7 +77,7 @@ extension Update {
     }
 
     /// The server form as a draft, or nil with a message on every wrong field (focus on the first).
-    static func validateServer(_ form: inout FormState) -> ServerDraft? {
+    static func validateServer(_ form: inout FormState, saved: [Server] = []) -> ServerDraft? {
         let name = form.text("name").trimmingCharacters(in: .whitespaces)
         let host = form.text("host").trimmingCharacters(in: .whitespaces)
         let portText = form.text("port").trimmingCharacters(in: .whitespaces)
@@ -115,9 +115,17 @@ extension Update {
         let draft = ServerDraft(name: name, host: address.host, port: address.port ?? port ?? 22,
                                 user: address.user ?? (user.isEmpty ? nil : user),
                                 auth: auth ?? .agent, keyPath: keyPath.isEmpty ? nil : keyPath, os: os ?? .auto,
-                                tags: tags, note: form.text("note"), algorithms: algorithms)
+                                tags: tags, note: form.text("note"), algorithms: algorithms,
+                                jump: form.text("jump").trimmingCharacters(in: .whitespaces))
         for problem in draft.problems where form.fields.first(where: { $0.key == problem.field.rawValue })?.error == nil {
             form.setError(problem.field.rawValue, formSentence(problem))
+        }
+        // The jump chain's syntax is checked with the other rules; a loop through saved servers here (Operations).
+        if form.fields.first(where: { $0.key == "jump" })?.error == nil,
+           let loop = JumpHosts.problem(name: name, chain: draft.jump, saved: { hop in
+               saved.first { $0.name == hop }
+           }) {
+            form.setError("jump", loop)
         }
         // Whether each name is an algorithm eSSH supports: the rule connecting applies (Operations).
         for problem in AlgorithmSelection.problems(algorithms, serverName: name) {
@@ -154,6 +162,7 @@ extension Update {
         case .tags: return "One word per tag, no commas inside."
         case .note: return "A note is plain text."
         case .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: return "Names separated by commas, no spaces."
+        case .jump: return problem.message
         }
     }
 
