@@ -160,3 +160,29 @@ import TestSupport
                 "\(closed.err)")
     }
 }
+
+extension ForwardCommandTests {
+    /// -J on forward and proxy: t1 is reached through b1 (each hop checked against known_hosts), and the forward's
+    /// target is seen from t1: its own sshd on its own address.
+    @Test func forwardAndProxyThroughAJumpHost() throws {
+        let s = try TestServers.require()
+        let options = ["-i", s.key("id_ed25519"), "--known-hosts", s.jump.knownHosts, "--host-key-policy", "strict"]
+        let t1 = "\(s.user)@\(s.jump.t1.host):\(s.jump.t1.port)"
+        let essh = try Running(["forward"] + options + ["-J", "\(s.user)@\(s.jump.b1.host)", t1,
+                                                         "-L", "0:\(s.jump.t1.host):\(s.jump.t1.port)"])
+        let line = essh.waitForLines(1).first ?? ""
+        #expect(line.contains("through \(t1)"), "\(line) \(essh.err)")
+        let r = try Spawn.run("/usr/bin/ssh", [
+            "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=no",
+            "-i", s.key("id_ed25519"), "-p", String(port(of: line)), "\(s.user)@127.0.0.1", "echo via-forward",
+        ], timeout: 30)
+        #expect(r.out == "via-forward\n", "\(r.err)")
+        #expect(essh.finish(SIGINT) == 130)
+
+        let proxied = try Binary.runEssh(["proxy", "-J", "\(s.user)@\(s.jump.b1.host)", "--to",
+                                          "\(s.jump.t1.host):\(s.jump.t1.port)"] + options + [t1],
+                                         stdin: Data("SSH-2.0-probe\r\n".utf8),
+                                         environment: ["HOME": NSTemporaryDirectory()], timeout: 30)
+        #expect(proxied.out.hasPrefix("SSH-2.0-OpenSSH"), "\(proxied.err)")
+    }
+}
