@@ -36,6 +36,9 @@ final class RemoteForwards {
         return true
     }
 
+    /// Nothing asked for and no listener (a listener's accept reads the session each pass).
+    var isIdle: Bool { waiting.isEmpty && listening == nil && listeners.isEmpty && pending.isEmpty && adoptions.isEmpty }
+
     /// Takes what callers asked for since the last pass.
     func collect(from shared: inout RelayCore.Shared) {
         waiting += shared.listens

@@ -185,7 +185,13 @@ final class RelayLoop {
         let directions = core.session.state.withLock { handle in
             handle.isClosed ? 0 : libssh2_session_block_directions(handle.raw)
         }
-        var events = Int16(POLLIN)
+        // With no link, open or remote forward nothing reads the session (libssh2 reads for a channel), so the
+        // server's keepalive answers would stay in the socket and make every poll return at once: a busy loop.
+        // Idle, the socket is watched for the server's close only (POLLRDHUP), and a dead peer shows as a failed
+        // keepalive (TCP_USER_TIMEOUT); the answers are read with the next link.
+        let idle = links.isEmpty && queue.isEmpty && opening == nil && remote.isIdle
+        let peerClosed: Int16 = 0x2000  // POLLRDHUP
+        var events = idle ? peerClosed : Int16(POLLIN)
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: core.session.fd, events: events, revents: 0),
                    pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -209,6 +215,12 @@ final class RelayLoop {
         setsockopt(core.session.fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         let n = poll(&fds, nfds_t(fds.count), ms)
         if n > 0 && fds[0].revents != 0 { lastHeard = Date() }
+        if idle {
+            if n > 0 && fds[0].revents & (peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                return SSHError(.disconnected, "connection closed", "\(core.name) closed the connection.")
+            }
+            lastHeard = Date()
+        }
         if n > 0 && fds[1].revents != 0 { core.wake.drain() }
         if keepaliveInterval > 0 && Date().timeIntervalSince(lastHeard) > silenceLimit {
             return SSHError(.timedOut, "no answer to keepalives", """

@@ -194,4 +194,18 @@ extension ForwardCommandTests {
                                          environment: ["HOME": home.path, "SSH_AUTH_SOCK": ""], timeout: 30)
         #expect(proxied.out.hasPrefix("SSH-2.0-OpenSSH"), "\(proxied.err)")
     }
+
+    /// An idle tunnel sleeps: the server's keepalive answers, which nothing reads while no connection is open, do not
+    /// turn the relay's wait into a busy loop (it used 86 % of a core before).
+    @Test func anIdleTunnelSleeps() throws {
+        let s = try TestServers.require()
+        let essh = try Running(["forward", "--keepalive", "1"] + connection(s) + [b1(s), "-D", "0"])
+        #expect(essh.waitForLines(1).count == 1, "\(essh.err)")
+        sleep(2)  // keepalives answered, unread
+        let before = try ProcessStats.cpuTicks(essh.pid)
+        sleep(4)
+        let used = try ProcessStats.cpuTicks(essh.pid) - before
+        #expect(used < 40, "\(used) ticks of CPU in 4 s of an idle tunnel")
+        #expect(essh.finish(SIGTERM) == 130, "\(essh.err)")
+    }
 }
