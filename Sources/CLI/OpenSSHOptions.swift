@@ -17,12 +17,16 @@ enum OpenSSHOptions {
     static let valueLetters: Set<Character> = Set("BbcDEeFIiJLlmOoPpQRSWw")
 
     /// The commands that take ssh's options; another subcommand ends the search.
-    static let connecting: Set<String> = ["shell", "exec", "net"]
+    static let connecting: Set<String> = ["shell", "exec", "net", "forward", "proxy"]
+
+    /// ssh's letters a connecting command has itself (`essh forward -L …`), not refused there.
+    static let ownLetters: [String: Set<Character>] = ["forward": ["L", "R", "D"]]
 
     /// The first OpenSSH option in `args` that eSSH does not have, or nil.
     static func refusal(_ args: [String]) -> Refusal? {
         let subcommands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         let longWithValue = ExecCommand.valueOptions.union(ShellCommand.valueOptions)
+            .union(ForwardCommand.valueOptions).union(["--to"])
         var command: String?
         // Without a subcommand, ssh reads options after DEST too (`ssh host -L …`), up to the remote command.
         var destSeen = false
@@ -39,7 +43,8 @@ enum OpenSSHOptions {
                 for (k, letter) in letters.enumerated() {
                     let rest = String(letters[(k + 1)...])
                     let value = valueLetters.contains(letter) ? (rest.isEmpty ? args[safe: i + 1] : rest) : nil
-                    if let sentence = sentence(letter, value: value) {
+                    let own = command.flatMap { ownLetters[$0] }?.contains(letter) == true
+                    if !own, let sentence = sentence(letter, value: value) {
                         return Refusal(sentence: sentence,
                                        command: command ?? meant(args, after: i, letter: letter, destSeen: destSeen))
                     }
@@ -91,14 +96,15 @@ enum OpenSSHOptions {
         case "L", "R", "D":
             let what = letter == "L" ? "local port forwarding" : letter == "R" ? "remote port forwarding"
                 : "dynamic port forwarding, a SOCKS proxy"
-            return "-\(letter) (\(what)) is not supported yet: eSSH forwards no ports. Port forwarding is planned; "
-                + "until then, use ssh -\(letter)."
+            return "-\(letter) (\(what)) is essh forward in eSSH: essh forward DEST -\(letter) "
+                + (letter == "D" ? "[bind:]port" : "[bind:]port:host:hostport")
+                + " (repeatable, with -L, -R and -D together; it runs until Ctrl-C, as ssh -N)."
         case "W":
-            return "-W (stdin and stdout joined to a host and port) is not supported yet: eSSH as a proxy for other "
-                + "tools is planned; until then, use ssh -W."
+            return "-W (stdin and stdout joined to a host and port) is essh proxy in eSSH: essh proxy DEST --to "
+                + "host:port (or essh -W host:port DEST)."
         case "N":
-            return "-N (no command, only forwarding) is not supported: eSSH forwards no ports yet (planned). To see "
-                + "whether a server answers, use essh check NAME."
+            return "-N (no command, only forwarding) is essh forward in eSSH: essh forward DEST -L … (it runs no "
+                + "command and stays until Ctrl-C)."
         case "f":
             return "-f (go to the background) is not supported: eSSH stays in the foreground. Run "
                 + "essh exec -n DEST COMMAND & for a command in the background."
@@ -166,7 +172,7 @@ enum OpenSSHOptions {
             return "\(given): eSSH runs no proxy command; it goes through jump hosts itself (-J HOST stands for "
                 + "ProxyCommand ssh -W %h:%p HOST)."
         case "localforward", "remoteforward", "dynamicforward":
-            return "\(given): port forwarding is not supported yet (planned); until then, use ssh."
+            return "\(given): port forwarding is essh forward DEST -L/-R/-D in eSSH."
         case "forwardagent":
             return "\(given): eSSH never forwards your agent."
         default:
