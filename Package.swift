@@ -108,6 +108,14 @@ let fleetTargets: [Target] = [
     .testTarget(name: "FleetTests", dependencies: ["Fleet", "SSH", "TestSupport"]),
 ]
 
+// Forwarding: port forwards over one session's ChannelRelay (-L, -R, -D with a SOCKS5/4a server), the OpenSSH spec
+// parser, stdin/stdout joined to a channel (`essh proxy`); a `Forwarder` a front end starts, stops and reads figures
+// from. No terminal, no database.
+let forwardingTargets: [Target] = [
+    .target(name: "Forwarding", dependencies: ["SSH", "Basics", "LocalProcess"]),
+    .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "SSH", "LocalProcess", "TestSupport"]),
+]
+
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
@@ -147,10 +155,11 @@ let appTargets: [Target] = [
 let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
-        argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics",
+        argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
-    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics"]),
+    .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
+                                                  "LocalProcess"]),
 ]
 
 let package = Package(
@@ -165,6 +174,6 @@ let package = Package(
     targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets
         + tuiTargets + testSupportTargets + inventoryTargets + mailTargets + reachabilityTargets + remoteCommandsTargets
         + fleetTargets + operationsTargets + appTargets + cliTargets
-        + interactiveShellTargets,
+        + interactiveShellTargets + forwardingTargets,
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ package enum CommandLineArguments {
     /// The arguments as the command tree reads them (`normalised`), or a usage error for an OpenSSH option eSSH does
     /// not have (`OpenSSHOptions`: `-J`, `-L`, `-o`, …), which `CommandEnding` ends with its sentence and 64.
     package static func prepared(_ args: [String]) throws -> [String] {
+        if let proxy = proxyForm(args) { return proxy }
         if let refusal = OpenSSHOptions.refusal(args) { throw refusal }
         return normalised(attachedJump(args))
     }

@@ -1,4 +1,5 @@
 import Basics
+import Forwarding
 import Inventory
 import Mail
 import NetParsers
@@ -93,6 +94,13 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             }
         case let error as SSHError:
             self = Self(for: error)
+        case let error as ForwardError:
+            switch error.kind {
+            case .badSpec: self = .usage
+            case .portInUse, .bind: self = .badInput
+            case .remoteRefused: self = .failed
+            case .connection: self = error.ssh.map { Self(for: $0) } ?? .connection
+            }
         case let error as RemoteCommandsError:
             self = error.ssh.map { Self(for: $0) } ?? .failed
         case let error as MailError:

@@ -91,14 +91,15 @@ enum OpenSSHOptions {
         case "L", "R", "D":
             let what = letter == "L" ? "local port forwarding" : letter == "R" ? "remote port forwarding"
                 : "dynamic port forwarding, a SOCKS proxy"
-            return "-\(letter) (\(what)) is not supported yet: eSSH forwards no ports. Port forwarding is planned; "
-                + "until then, use ssh -\(letter)."
+            return "-\(letter) (\(what)) is essh forward in eSSH: essh forward DEST -\(letter) "
+                + (letter == "D" ? "[bind:]port" : "[bind:]port:host:hostport")
+                + " (repeatable, with -L, -R and -D together; it runs until Ctrl-C, as ssh -N)."
         case "W":
-            return "-W (stdin and stdout joined to a host and port) is not supported yet: eSSH as a proxy for other "
-                + "tools is planned; until then, use ssh -W."
+            return "-W (stdin and stdout joined to a host and port) is essh proxy in eSSH: essh proxy DEST --to "
+                + "host:port (or essh -W host:port DEST)."
         case "N":
-            return "-N (no command, only forwarding) is not supported: eSSH forwards no ports yet (planned). To see "
-                + "whether a server answers, use essh check NAME."
+            return "-N (no command, only forwarding) is essh forward in eSSH: essh forward DEST -L … (it runs no "
+                + "command and stays until Ctrl-C)."
         case "f":
             return "-f (go to the background) is not supported: eSSH stays in the foreground. Run "
                 + "essh exec -n DEST COMMAND & for a command in the background."
@@ -166,7 +167,7 @@ enum OpenSSHOptions {
             return "\(given): eSSH runs no proxy command; it goes through jump hosts itself (-J HOST stands for "
                 + "ProxyCommand ssh -W %h:%p HOST)."
         case "localforward", "remoteforward", "dynamicforward":
-            return "\(given): port forwarding is not supported yet (planned); until then, use ssh."
+            return "\(given): port forwarding is essh forward DEST -L/-R/-D in eSSH."
         case "forwardagent":
             return "\(given): eSSH never forwards your agent."
         default:

@@ -19,6 +19,8 @@ package enum Subcommands {
         MailCommand.self,
         ShellCommand.self,
         ConfigCommand.self,
+        ForwardCommand.self,
+        ProxyCommand.self,
     ]
 }
 

@@ -23,7 +23,7 @@ public final class ChannelRelay: Sendable {
     public let session: SSHSession
     /// How messages name the relayed server ("bastion", or its host).
     public let name: String
-    private let core: RelayCore
+    let core: RelayCore
 
     /// What one link carried so far.
     public struct LinkStats: Sendable, Equatable {
@@ -74,8 +74,15 @@ public final class ChannelRelay: Sendable {
     @discardableResult
     public func open(to host: String, port: Int, descriptor: Int32, timeout: Double,
                      cancel: Cancellation? = nil) throws(SSHError) -> Int {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         let request = OpenRequest(host: host, port: port, descriptor: descriptor, timeout: timeout, cancel: cancel)
+        enqueue(request)
+        request.done.wait()
+        return try request.result().get()
+    }
+
+    /// Queues the open and gives the request its answer at once when the relay is stopped (the descriptor closes).
+    func enqueue(_ request: OpenRequest) {
+        _ = fcntl(request.descriptor, F_SETFL, fcntl(request.descriptor, F_GETFL) | O_NONBLOCK)
         let refused = core.shared.withLock { shared -> SSHError? in
             if let failure = shared.failure { return failure }
             if shared.stopping || shared.finished {
@@ -85,12 +92,10 @@ public final class ChannelRelay: Sendable {
             return nil
         }
         if let refused {
-            close(descriptor)
-            throw refused
+            request.reply(.failure(refused))
+            return
         }
         core.wake.wake()
-        request.done.wait()
-        return try request.result().get()
     }
 
     /// The links open now, with their byte counts (from any thread).
@@ -142,6 +147,11 @@ final class RelayCore: Sendable {
         var finished = false
         var failure: SSHError?
         var stats: [Int: ChannelRelay.LinkStats] = [:]
+        /// What closed links carried, and how many links were made (`ChannelRelay.totals`).
+        var closedTotals = ChannelRelay.Totals()
+        /// Remote forwards asked for, and local sockets for the channels they brought (ChannelRelay+Forwarding).
+        var listens: [ListenRequest] = []
+        var adoptions: [Adoption] = []
     }
 
     init(session: SSHSession, name: String, wake: SelfPipe) {
@@ -159,16 +169,23 @@ final class OpenRequest: Sendable {
     let timeout: Double
     let deadline: Date
     let cancel: Cancellation?
+    /// Bytes written to the descriptor before any of the channel's (a SOCKS reply); empty for most opens.
+    let greeting: [UInt8]
+    /// Told the answer as it is given (on the relay's thread), for callers that do not wait (`open(…completion:)`).
+    let completion: (@Sendable (Result<Int, SSHError>) -> Void)?
     let done = DispatchSemaphore(value: 0)
     private let answer = Mutex<Result<Int, SSHError>?>(nil)
 
-    init(host: String, port: Int, descriptor: Int32, timeout: Double, cancel: Cancellation?) {
+    init(host: String, port: Int, descriptor: Int32, timeout: Double, cancel: Cancellation?,
+         greeting: [UInt8] = [], completion: (@Sendable (Result<Int, SSHError>) -> Void)? = nil) {
         self.host = host
         self.port = port
         self.descriptor = descriptor
         self.timeout = timeout
         deadline = Date().addingTimeInterval(timeout)
         self.cancel = cancel
+        self.greeting = greeting
+        self.completion = completion
     }
 
     var target: String { ChannelOpenFailure.target(host: host, port: port) }
@@ -182,6 +199,7 @@ final class OpenRequest: Sendable {
         }
         guard first else { return }
         if case .failure = result { close(descriptor) }
+        completion?(result)
         done.signal()
     }
 

@@ -26,14 +26,21 @@ final class RelayLink {
     private(set) var bytesOut = 0
     private(set) var bytesIn = 0
 
-    init(id: Int, host: String, port: Int, channel: OpaquePointer, descriptor: Int32, bufferSize: Int) {
+    /// `greeting` goes to the descriptor before the channel's bytes (a SOCKS reply); it is not counted as relayed.
+    init(id: Int, host: String, port: Int, channel: OpaquePointer, descriptor: Int32, bufferSize: Int,
+         greeting: [UInt8] = []) {
         self.id = id
         self.host = host
         self.port = port
         self.channel = channel
         self.descriptor = descriptor
-        toLocal = RelayBuffer(capacity: bufferSize)
+        toLocal = RelayBuffer(capacity: max(bufferSize, greeting.count))
         toRemote = RelayBuffer(capacity: bufferSize)
+        if !greeting.isEmpty {
+            let room = toLocal.writable()
+            greeting.withUnsafeBytes { room.copyMemory(from: $0) }
+            toLocal.produced(greeting.count)
+        }
         // A direct-tcpip channel carries no stderr; should a server send some, drop it rather than let it queue.
         libssh2_channel_handle_extended_data2(channel, LIBSSH2_CHANNEL_EXTENDED_DATA_IGNORE)
     }

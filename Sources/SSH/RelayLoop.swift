@@ -5,16 +5,20 @@ import Foundation
 /// The relay's thread: passes over the session with its lock held (opens, every link, keepalive), then a poll
 /// without it. Nothing here leaves this thread; channel pointers are used only inside the session's lock.
 final class RelayLoop {
-    private let core: RelayCore
-    private var links: [RelayLink] = []
+    let core: RelayCore
+    var links: [RelayLink] = []
     /// Opens not started yet, oldest first.
     private var queue: [OpenRequest] = []
     /// The open libssh2 is working on (one per session). After its requester gave up (cancel, deadline) it is still
     /// driven to its end, since libssh2 would otherwise finish it as the next open; its channel is then closed.
-    private var opening: OpenRequest?
+    var opening: OpenRequest?
     /// Channels closed on our side whose server close has not arrived yet (freed later).
     private var parked: [OpaquePointer] = []
-    private var nextID = 0
+    var nextID = 0
+    /// Remote forwards: the listeners, the request in progress, accepted channels waiting for a local socket.
+    let remote = RemoteForwards()
+    /// What closed links carried (published with the stats).
+    private var closedTotals = ChannelRelay.Totals()
     private let keepaliveInterval: Int
     private var lastHeard = Date()
 
@@ -34,6 +38,7 @@ final class RelayLoop {
             let stopping = core.shared.withLock { shared -> Bool in
                 queue += shared.requests
                 shared.requests.removeAll()
+                remote.collect(from: &shared)
                 return shared.stopping
             }
             if stopping { break }
@@ -71,16 +76,19 @@ final class RelayLoop {
     private func pass(_ handle: inout SessionHandle) throws(SSHError) -> Bool {
         let raw = handle.raw
         var progress = try driveOpens(raw)
+        if try driveRemoteForwards(raw) { progress = true }
         for link in links {
             if try link.pump(raw) { progress = true }
         }
         for link in links where link.isDone {
+            closedTotals.bytesOut += link.bytesOut
+            closedTotals.bytesIn += link.bytesIn
             link.close()
             if let channel = link.releaseChannel() { release(channel) }
         }
         links.removeAll { $0.isDone }
         parked.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
-        if keepaliveInterval > 0 {
+        if keepaliveInterval > 0 && remote.mayKeepalive(interval: keepaliveInterval) {
             var next: Int32 = 0
             let rc = libssh2_keepalive_send(raw, &next)
             if rc < 0 && rc != LIBSSH2_ERROR_EAGAIN {
@@ -101,7 +109,7 @@ final class RelayLoop {
             request.reply(.failure(why))
             return true
         }
-        if opening == nil, !queue.isEmpty {
+        if opening == nil, remote.listening == nil, !queue.isEmpty {
             let next = queue.removeFirst()
             opening = next
             // libssh2 ends an open whose answer does not come within its read timeout (and only then forgets it).
@@ -123,9 +131,9 @@ final class RelayLoop {
             } else {
                 nextID += 1
                 let link = RelayLink(id: nextID, host: request.host, port: request.port, channel: channel,
-                                     descriptor: request.descriptor, bufferSize: Self.bufferSize)
-                links.append(link)
-                core.shared.withLock { $0.stats[link.id] = link.stats }
+                                     descriptor: request.descriptor, bufferSize: Self.bufferSize,
+                                     greeting: request.greeting)
+                add(link)
                 request.reply(.success(link.id))
             }
             return progress
@@ -163,7 +171,7 @@ final class RelayLoop {
     }
 
     /// Closes a channel without waiting for the server: freed now, or parked until its close arrives.
-    private func release(_ channel: OpaquePointer) {
+    func release(_ channel: OpaquePointer) {
         _ = libssh2_channel_close(channel)
         if libssh2_channel_free(channel) == LIBSSH2_ERROR_EAGAIN { parked.append(channel) }
     }
@@ -225,6 +233,12 @@ final class RelayLoop {
             return shared.requests
         }
         for request in queue + leftover + (opening.map { [$0] } ?? []) { request.reply(.failure(stopped)) }
+        let leftoverListens = core.shared.withLock { shared -> [ListenRequest] in
+            defer { shared.listens.removeAll(); shared.adoptions.removeAll() }
+            for adoption in shared.adoptions { if let fd = adoption.descriptor { close(fd) } }
+            return shared.listens
+        }
+        remote.answerAll(stopped, leftover: leftoverListens)
         queue.removeAll()
         opening = nil
         // Close the descriptors first: whatever reads their other ends sees end-of-file at once.
@@ -233,6 +247,7 @@ final class RelayLoop {
             if !handle.isClosed {
                 if failure == nil {
                     for link in links { if let channel = link.releaseChannel() { release(channel) } }
+                    for channel in remote.close(fd: handle.fd) { release(channel) }
                     parked.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
                 }
                 // Channels left (a broken session's, or ones the server never closed) are freed with the session.
@@ -245,10 +260,23 @@ final class RelayLoop {
         core.finished.signal()
     }
 
+    /// Starts relaying `link` and counts it.
+    func add(_ link: RelayLink) {
+        links.append(link)
+        closedTotals.linksMade += 1
+        let made = closedTotals.linksMade
+        core.shared.withLock {
+            $0.stats[link.id] = link.stats
+            $0.closedTotals.linksMade = made
+        }
+    }
+
     private func publishStats() {
         guard !links.isEmpty || core.shared.withLock({ !$0.stats.isEmpty }) else { return }
         let now = links.map(\.stats)
+        let closed = closedTotals
         core.shared.withLock { shared in
+            shared.closedTotals = closed
             shared.stats.removeAll()
             for s in now { shared.stats[s.id] = s }
         }

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Basics
+import Forwarding
+import Foundation
+import SSH
+import TextWidth
+
+/// `essh forward DEST -L … -R … -D …`: port forwards through a server, as `ssh -N` with -L, -R and -D, until Ctrl-C.
+struct ForwardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forward",
+        abstract: "Forward ports through a server until Ctrl-C (as ssh -N -L/-R/-D).",
+        discussion: """
+            DEST is a saved server's name, a Host of ~/.ssh/config, or [user@]host[:port], as for essh exec. \
+            -L, -R and -D take OpenSSH's forms and may be repeated; at least one is needed. A bind address left out \
+            is loopback (127.0.0.1 here; the server's localhost for -R); naming another address (or * for every \
+            one) lets other machines use the forward, and essh warns about it. -D is a SOCKS5 proxy (and SOCKS4/4a) \
+            without authentication: point a browser or curl --socks5-hostname at it.
+            One line per forward says where it listens (with the port picked for 0) on stdout; a connection that \
+            cannot be made (the server cannot reach the target, or may not) is one line on stderr, and the tunnel \
+            stays up. Every forward is set up or none is: a port already in use, or a remote forward the server \
+            refuses, stops essh forward before it serves anything.
+            Exit status: 130 after Ctrl-C or SIGTERM (it says how many connections were open); 2 when a local port \
+            cannot be bound; 1 when the server refuses a remote forward; 255 when connecting fails or the connection \
+            is lost; the rest as in essh --help.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customShort("L"),
+            help: ArgumentHelp("Local forward: connections to [bind:]port here go to host:hostport from the server; "
+                               + "repeatable.", valueName: "[bind:]port:host:hostport"))
+    var local: [String] = []
+
+    @Option(name: .customShort("R"),
+            help: ArgumentHelp("Remote forward: the server listens on [bind:]port (0: any) and its connections come "
+                               + "to host:hostport from here; repeatable.", valueName: "[bind:]port:host:hostport"))
+    var remote: [String] = []
+
+    @Option(name: .customShort("D"),
+            help: ArgumentHelp("Dynamic forward: a SOCKS5/4a proxy on [bind:]port here; repeatable.",
+                               valueName: "[bind:]port"))
+    var dynamic: [String] = []
+
+    @Option(name: .customLong("open-timeout"),
+            help: ArgumentHelp("Seconds the server has to connect each forwarded connection.", valueName: "seconds"))
+    var openTimeout: Double = 10
+
+    @Option(name: .customLong("keepalive"),
+            help: ArgumentHelp("Seconds between keepalives; 3 unanswered lose the connection (0: none).",
+                               valueName: "seconds"))
+    var keepalive: Int = 15
+
+    @Argument(help: "The server: a saved name, a Host of ~/.ssh/config, or [user@]host[:port].",
+              completion: ServerCompletion.names)
+    var dest: String
+
+    /// Options that take a value (for `OpenSSHOptions`, which looks for ssh's options before DEST).
+    static let valueOptions = ConnectionOptions.valueOptions.union(["-L", "-R", "-D", "--open-timeout", "--keepalive"])
+
+    func validate() throws {
+        try connection.validateOptions()
+        _ = try specs()
+        if !(openTimeout > 0 && openTimeout <= 3600) {
+            throw ValidationError("--open-timeout \(openTimeout): give seconds between 0 and 3600.")
+        }
+        if !(0...3600).contains(keepalive) {
+            throw ValidationError("--keepalive \(keepalive): give seconds from 0 (off) to 3600.")
+        }
+    }
+
+    /// The forwards in the order given, -L first, then -R, then -D.
+    func specs() throws -> [ForwardSpec] {
+        var specs: [ForwardSpec] = []
+        do throws(ForwardError) {
+            for text in local { specs.append(try ForwardSpecParser.parse(.local, text)) }
+            for text in remote { specs.append(try ForwardSpecParser.parse(.remote, text)) }
+            for text in dynamic { specs.append(try ForwardSpecParser.parse(.dynamic, text)) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        if specs.isEmpty {
+            throw ValidationError("Give at least one forward: -L [bind:]port:host:hostport, -R [bind:]port:host:hostport "
+                                  + "or -D [bind:]port.")
+        }
+        return specs
+    }
+
+    func run() throws {
+        let forwards = try specs()
+        try connection.withSession(dest, adjust: { $0.keepaliveInterval = keepalive }) { session, target, cancel, _ in
+            target.recordConnection()
+            let forwarder = try Forwarder(session: session, forwards: forwards, name: dest, openTimeout: openTimeout) {
+                event in
+                // A SOCKS client names its target: what it sent is shown, never obeyed.
+                let line = TextSanitizer.sanitize(event.line, policy: .visible) + "\n"
+                if case .listening = event {
+                    TerminalOutput.write(line)
+                } else {
+                    TerminalOutput.writeError(line)
+                }
+            }
+            defer { forwarder.stop() }
+            try forwarder.start()
+            switch forwarder.run(until: cancel) {
+            case .stopped(let open):
+                TerminalOutput.writeError("Stopped; \(CountText.text(open, "connection")) "
+                                          + "\(open == 1 ? "was" : "were") open.\n")
+                throw CommandFailure(.interrupted)
+            case .lost(let error):
+                throw CommandFailure(.connection, "The connection to \(dest) was lost: \(error.situation) Every "
+                                     + "forwarded connection was closed.", detail: error.detail)
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import LocalProcess
+import Testing
+import TestSupport
+
+/// `essh forward` and `essh proxy` as a person runs them, against the jump topology's bastion b1 (t1 is reachable only
+/// from b1).
+@Suite(.serialized) struct ForwardCommandTests {
+    private func connection(_ s: TestServers) -> [String] {
+        ["-i", s.key("id_ed25519"), "--known-hosts", s.jump.knownHosts, "--host-key-policy", "strict"]
+    }
+
+    private func b1(_ s: TestServers) -> String { "\(s.user)@\(s.jump.b1.host)" }
+
+    /// essh forward running in the background, its output in files.
+    private final class Running {
+        let pid: pid_t
+        let dir: TempDir
+
+        init(_ args: [String]) throws {
+            dir = try TempDir()
+            let out = open(dir.file("out"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let err = open(dir.file("err"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            defer { close(out); close(err); close(input) }
+            pid = try ChildProcess.spawn(Binary.essh, args, environment: ["HOME": dir.path, "ESSH_DB": dir.file("db"),
+                                                                          "PATH": "/usr/bin:/bin"],
+                                         stdin: input, stdout: out, stderr: err, closeOtherDescriptors: true,
+                                         newSession: true)
+        }
+
+        var out: String { (try? String(contentsOfFile: dir.file("out"), encoding: .utf8)) ?? "" }
+        var err: String { (try? String(contentsOfFile: dir.file("err"), encoding: .utf8)) ?? "" }
+
+        /// Waits until stdout has `lines` lines.
+        func waitForLines(_ lines: Int) -> [String] {
+            for _ in 0..<200 {
+                let got = out.split(separator: "\n").map(String.init)
+                if got.count >= lines { return got }
+                usleep(50_000)
+            }
+            return out.split(separator: "\n").map(String.init)
+        }
+
+        func finish(_ signal: Int32) -> Int32? {
+            kill(pid, signal)
+            return ChildProcess.wait(pid, timeout: 10)?.shellStatus
+        }
+
+        deinit {
+            kill(pid, SIGKILL)
+            _ = ChildProcess.wait(pid, timeout: 5)
+            dir.cleanup()
+        }
+    }
+
+    private func port(of line: String) -> Int {
+        guard let range = line.range(of: "127.0.0.1:") else { return 0 }
+        return Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+
+    @Test func forwardsUntilSIGTERMThenSaysHowManyConnectionsWereOpen() throws {
+        let s = try TestServers.require()
+        let essh = try Running(["forward"] + connection(s) + [b1(s), "-L", "0:\(s.jump.t1.host):\(s.jump.t1.port)",
+                                                              "-D", "0"])
+        let lines = essh.waitForLines(2)
+        #expect(lines.count == 2, "\(essh.err)")
+        #expect(lines.first?.hasPrefix("-L 0:\(s.jump.t1.host):\(s.jump.t1.port): listening on 127.0.0.1:") == true)
+        #expect(lines.last?.hasPrefix("-D 0: SOCKS proxy (SOCKS5, SOCKS4a) on 127.0.0.1:") == true)
+        // t1's sshd greets through the tunnel; the connection stays open while essh stops.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port(of: lines[0])).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(connected == 0)
+        var banner = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &banner, banner.count)
+        #expect(n > 0 && String(decoding: banner[..<max(n, 0)], as: UTF8.self).hasPrefix("SSH-2.0-OpenSSH"))
+        #expect(essh.finish(SIGTERM) == 130)
+        #expect(essh.err == "Stopped; 1 connection was open.\n")
+        #expect(read(fd, &banner, banner.count) == 0, "the forwarded connection was closed")
+        close(fd)
+    }
+
+    @Test func aPortAlreadyInUseEndsWith2AndNamesTheAddress() throws {
+        let s = try TestServers.require()
+        let taken = try LoopbackListener(.silent)
+        defer { taken.close() }
+        let r = try Binary.runEssh(["forward"] + connection(s) + [b1(s), "-L", "\(taken.port):localhost:22"],
+                                   environment: ["HOME": NSTemporaryDirectory()], timeout: 30)
+        #expect(r.status == 2, "\(r.err)")
+        #expect(r.err == "essh: -L \(taken.port):localhost:22: 127.0.0.1:\(taken.port) is already in use (another "
+                + "program listens there; pick another port, or stop that program).\n")
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func aRemoteForwardTheServerRefusesEndsWith1() throws {
+        let s = try TestServers.require()
+        let r = try Binary.runEssh(["forward"] + connection(s) + ["-p", String(s.jump.b1NoForwardingPort), b1(s),
+                                                                  "-R", "0:localhost:22"],
+                                   environment: ["HOME": NSTemporaryDirectory()], timeout: 30)
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err.hasPrefix("essh: -R 0:localhost:22: \(b1(s)) refused to listen on localhost:0 for us"), "\(r.err)")
+    }
+
+    @Test func badForwardsAreUsageErrorsWithASentence() throws {
+        let none = try Binary.runEssh(["forward", "somehost"])
+        #expect(none.status == 64)
+        #expect(none.err.contains("Give at least one forward: -L [bind:]port:host:hostport"), "\(none.err)")
+        let bad = try Binary.runEssh(["forward", "somehost", "-L", "80:db"])
+        #expect(bad.status == 64)
+        #expect(bad.err.contains("-L 80:db: a target is missing"), "\(bad.err)")
+        let exposed = try Binary.runEssh(["forward", "somehost", "-D", "0.0.0.0:99999"])
+        #expect(exposed.status == 64 && exposed.err.contains("“99999” is not a port"), "\(exposed.err)")
+    }
+
+    @Test func aNonLoopbackBindIsWarnedAbout() throws {
+        let s = try TestServers.require()
+        let essh = try Running(["forward"] + connection(s) + [b1(s), "-D", "*:0"])
+        #expect(essh.waitForLines(1).first?.hasPrefix("-D *:0: SOCKS proxy (SOCKS5, SOCKS4a) on 0.0.0.0:") == true)
+        #expect(essh.finish(SIGINT) == 130)
+        #expect(essh.err.hasPrefix("warning: -D *:0 listens on *:0: other machines that reach this address can use "
+                                   + "the proxy"), "\(essh.err)")
+    }
+
+    @Test func proxyIsOpenSSHsProxyCommandToATargetOnlyTheBastionReaches() throws {
+        let s = try TestServers.require()
+        let proxy = ([Binary.essh, "proxy", "--to", "%h:%p"] + connection(s) + [b1(s)]).joined(separator: " ")
+        let viaW = ([Binary.essh] + connection(s) + ["-W", "%h:%p", b1(s)]).joined(separator: " ")
+        for command in [proxy, viaW] {
+            let r = try Spawn.run("/usr/bin/ssh", [
+                "-o", "ProxyCommand=\(command)", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=\(s.jump.knownHosts)",
+                "-o", "StrictHostKeyChecking=yes", "-i", s.key("id_ed25519"), "-p", String(s.jump.t1.port),
+                "\(s.user)@\(s.jump.t1.host)", "echo on $(hostname -I 2>/dev/null || echo t1) via $SSH_CONNECTION",
+            ], timeout: 30)
+            #expect(r.status == 0, "\(command): \(r.err)")
+            // t1 sees the bastion as the client: the connection came from b1's side of their link.
+            #expect(r.out.contains(" \(s.jump.t1.host) \(s.jump.t1.port)"), "\(r.out)")
+        }
+    }
+
+    @Test func proxyWritesOnlyTheTargetsBytesAndNamesAnUnreachableTarget() throws {
+        let s = try TestServers.require()
+        let r = try Binary.runEssh(["proxy", "--to", "\(s.jump.t1.host):\(s.jump.t1.port)"] + connection(s) + [b1(s)],
+                                   stdin: Data("SSH-2.0-probe\r\n".utf8), environment: ["HOME": NSTemporaryDirectory()],
+                                   timeout: 30)
+        #expect(r.out.hasPrefix("SSH-2.0-OpenSSH"), "\(r.out) \(r.err)")
+        let closed = try Binary.runEssh(["proxy", "--to", "\(s.jump.t1.host):\(s.jump.t1ClosedPort)"] + connection(s)
+                                        + [b1(s)], stdin: Data(), environment: ["HOME": NSTemporaryDirectory()],
+                                        timeout: 30)
+        #expect(closed.status == 255)
+        #expect(closed.out.isEmpty)
+        #expect(closed.err.contains("could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) (connect failed)"),
+                "\(closed.err)")
+    }
+}
