@@ -168,6 +168,9 @@ struct ForwardCommand: ParsableCommand {
             line = "\(name): \(status.state.text): \(reason)"
         case .starting(let attempt) where attempt == 0:
             return
+        case .stopped:
+            // Said once for all: "Stopped 2 tunnels; …".
+            return
         default:
             line = "\(name): \(status.state.text)"
         }
