@@ -208,7 +208,17 @@ final class RelayLoop {
         var one: Int32 = 1
         setsockopt(core.session.fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         let n = poll(&fds, nfds_t(fds.count), ms)
-        if n > 0 && fds[0].revents != 0 { lastHeard = Date() }
+        if n > 0 && fds[0].revents != 0 {
+            lastHeard = Date()
+            // A socket the server closed stays readable: with no link reading it, the loop would spin until a
+            // keepalive failed. Its end is the session's end.
+            var byte: UInt8 = 0
+            let got = recv(core.session.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+            if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                return SSHError(.disconnected, got == 0 ? "end of file on the session's socket" : "recv: \(errno)",
+                                "\(core.name) closed the connection.")
+            }
+        }
         if n > 0 && fds[1].revents != 0 { core.wake.drain() }
         if keepaliveInterval > 0 && Date().timeIntervalSince(lastHeard) > silenceLimit {
             return SSHError(.timedOut, "no answer to keepalives", """
