@@ -2,6 +2,7 @@ import Operations
 import AppCore
 import Foundation
 import Inventory
+import LocalProcess
 import TerminalCurses
 
 /// eSSH's full-screen terminal interface (`essh` without a subcommand).
@@ -19,7 +20,7 @@ public enum App {
         defer {
             terminal.shutdown()
             // Said on the normal screen, where it stays: the tunnels the interface was keeping up are closed.
-            if let farewell { FileHandle.standardError.write(Data((farewell + "\n").utf8)) }
+            if let farewell { _ = Array((farewell + "\n").utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) } }
         }
         let inventory = try Inventory(path: databasePath)
         let runtime = AppRuntime(terminal: terminal, inventory: inventory, environment: environment,
