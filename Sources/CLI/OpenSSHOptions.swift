@@ -17,12 +17,16 @@ enum OpenSSHOptions {
     static let valueLetters: Set<Character> = Set("BbcDEeFIiJLlmOoPpQRSWw")
 
     /// The commands that take ssh's options; another subcommand ends the search.
-    static let connecting: Set<String> = ["shell", "exec", "net"]
+    static let connecting: Set<String> = ["shell", "exec", "net", "forward", "proxy"]
+
+    /// ssh's letters a connecting command has itself (`essh forward -L …`), not refused there.
+    static let ownLetters: [String: Set<Character>] = ["forward": ["L", "R", "D"]]
 
     /// The first OpenSSH option in `args` that eSSH does not have, or nil.
     static func refusal(_ args: [String]) -> Refusal? {
         let subcommands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         let longWithValue = ExecCommand.valueOptions.union(ShellCommand.valueOptions)
+            .union(ForwardCommand.valueOptions).union(["--to"])
         var command: String?
         // Without a subcommand, ssh reads options after DEST too (`ssh host -L …`), up to the remote command.
         var destSeen = false
@@ -39,7 +43,8 @@ enum OpenSSHOptions {
                 for (k, letter) in letters.enumerated() {
                     let rest = String(letters[(k + 1)...])
                     let value = valueLetters.contains(letter) ? (rest.isEmpty ? args[safe: i + 1] : rest) : nil
-                    if let sentence = sentence(letter, value: value) {
+                    let own = command.flatMap { ownLetters[$0] }?.contains(letter) == true
+                    if !own, let sentence = sentence(letter, value: value) {
                         return Refusal(sentence: sentence,
                                        command: command ?? meant(args, after: i, letter: letter, destSeen: destSeen))
                     }

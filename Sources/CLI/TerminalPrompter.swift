@@ -75,8 +75,15 @@ struct TerminalPrompter: Prompter {
     }
 
     func keyboardInteractive(name: String, instruction: String, prompts: [(text: String, echo: Bool)]) -> [String]? {
-        if let passwordFromFile, prompts.count == 1, !prompts[0].echo { return [passwordFromFile] }
+        keyboardInteractive(user: "", host: "", name: name, instruction: instruction, prompts: prompts)
+    }
+
+    func keyboardInteractive(user: String, host: String, name: String, instruction: String,
+                             prompts: [(text: String, echo: Bool)]) -> [String]? {
+        // The file's password is the destination's, as for `password`: a jump host's prompts are asked.
+        if let passwordFromFile, hops[host] == nil, prompts.count == 1, !prompts[0].echo { return [passwordFromFile] }
         guard interactive else { return nil }
+        if let hop = hops[host] { Self.say("(\(hop))\n") }
         if !name.isEmpty { Self.say(name + "\n") }
         if !instruction.isEmpty { Self.say(instruction + "\n") }
         var answers: [String] = []

@@ -166,7 +166,8 @@ public final class Forwarder: Sendable {
     }
 
     /// Stops accepting, closes every connection and the remote listeners, and lets go of the session (it stays
-    /// connected). Returns how many connections were open. Idempotent.
+    /// connected). Returns how many connections were open, after every event before it was delivered (so do not
+    /// call it from `onEvent`). Idempotent.
     @discardableResult
     public func stop() -> Int {
         acceptor.stop()

@@ -71,7 +71,7 @@ public enum FleetTargets {
         } else {
             given = password.fromFile ? password.value : nil
         }
-        return FleetTarget(name: name, options: connect, prompter: NonInteractivePrompter(password: given),
+        return FleetTarget(name: name, options: connect, prompter: NonInteractivePrompter(password: given, onlyFor: connect.host),
                            problem: problem)
     }
 }

@@ -152,7 +152,8 @@ struct Authenticator {
         while attempt < 3 {
             attempt += 1
             context.keyboardInteractive = { name, instruction, prompts in
-                let answers = prompter.keyboardInteractive(name: name, instruction: instruction, prompts: prompts)
+                let answers = prompter.keyboardInteractive(user: options.user, host: options.host, name: name,
+                                                           instruction: instruction, prompts: prompts)
                 if answers == nil { gaveUp = true }
                 return answers
             }

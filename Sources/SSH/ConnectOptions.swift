@@ -92,18 +92,41 @@ public protocol Prompter: Sendable {
     func passphrase(keyFile: String, attempt: Int) -> String?
     /// Keyboard-interactive prompts (text, echo); nil to give up.
     func keyboardInteractive(name: String, instruction: String, prompts: [(text: String, echo: Bool)]) -> [String]?
+    /// Keyboard-interactive prompts from `host` logging in `user` (a jump host or the destination): what the
+    /// authenticator asks. By default the same as `keyboardInteractive(name:instruction:prompts:)`; a prompter
+    /// holding one server's password answers only that server's prompts.
+    func keyboardInteractive(user: String, host: String, name: String, instruction: String,
+                             prompts: [(text: String, echo: Bool)]) -> [String]?
+}
+
+extension Prompter {
+    public func keyboardInteractive(user: String, host: String, name: String, instruction: String,
+                                    prompts: [(text: String, echo: Bool)]) -> [String]? {
+        keyboardInteractive(name: name, instruction: instruction, prompts: prompts)
+    }
 }
 
 /// A prompter that never asks anyone: no passwords, unknown keys refused. For scripts and tests.
 public struct NonInteractivePrompter: Prompter {
     public let fixedPassword: String?
     public let fixedPassphrase: String?
-    public init(password: String? = nil, passphrase: String? = nil) {
+    /// The one host the password is for (the destination, not its jump hosts); nil: any host that asks.
+    public let passwordHost: String?
+    public init(password: String? = nil, passphrase: String? = nil, onlyFor passwordHost: String? = nil) {
         fixedPassword = password
         fixedPassphrase = passphrase
+        self.passwordHost = passwordHost
     }
     public func confirmHostKey(_ question: HostKeyQuestion) -> HostKeyDecision { .reject }
-    public func password(user: String, host: String, attempt: Int) -> String? { attempt == 1 ? fixedPassword : nil }
+    public func password(user: String, host: String, attempt: Int) -> String? {
+        guard passwordHost == nil || passwordHost == host else { return nil }
+        return attempt == 1 ? fixedPassword : nil
+    }
+    public func keyboardInteractive(user: String, host: String, name: String, instruction: String,
+                                    prompts: [(text: String, echo: Bool)]) -> [String]? {
+        guard passwordHost == nil || passwordHost == host else { return nil }
+        return keyboardInteractive(name: name, instruction: instruction, prompts: prompts)
+    }
     public func passphrase(keyFile: String, attempt: Int) -> String? { attempt == 1 ? fixedPassphrase : nil }
     public func keyboardInteractive(name: String, instruction: String,
                                     prompts: [(text: String, echo: Bool)]) -> [String]? {

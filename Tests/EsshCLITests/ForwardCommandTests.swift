@@ -17,13 +17,14 @@ import TestSupport
         let pid: pid_t
         let dir: TempDir
 
-        init(_ args: [String]) throws {
+        init(_ args: [String], home: String? = nil) throws {
             dir = try TempDir()
             let out = open(dir.file("out"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             let err = open(dir.file("err"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
             defer { close(out); close(err); close(input) }
-            pid = try ChildProcess.spawn(Binary.essh, args, environment: ["HOME": dir.path, "ESSH_DB": dir.file("db"),
+            pid = try ChildProcess.spawn(Binary.essh, args, environment: ["HOME": home ?? dir.path,
+                                                                          "ESSH_DB": dir.file("db"),
                                                                           "PATH": "/usr/bin:/bin"],
                                          stdin: input, stdout: out, stderr: err, closeOtherDescriptors: true,
                                          newSession: true)
@@ -158,5 +159,39 @@ import TestSupport
         #expect(closed.out.isEmpty)
         #expect(closed.err.contains("could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) (connect failed)"),
                 "\(closed.err)")
+    }
+}
+
+extension ForwardCommandTests {
+    /// -J on forward and proxy: t1 is reached through b1 (each hop checked against known_hosts; the hop's key comes
+    /// from ~/.ssh/config, as `-i` is the destination's), and the forward's target is seen from t1: its own sshd.
+    @Test func forwardAndProxyThroughAJumpHost() throws {
+        let s = try TestServers.require()
+        let home = try TempDir()
+        defer { home.cleanup() }
+        try FileManager.default.createDirectory(atPath: home.file(".ssh"), withIntermediateDirectories: true)
+        try """
+            Host b1
+              HostName \(s.jump.b1.host)
+              User \(s.user)
+              IdentityFile \(s.key("id_ed25519"))
+            """.write(toFile: home.file(".ssh/config"), atomically: true, encoding: .utf8)
+        let options = ["-i", s.key("id_ed25519"), "--known-hosts", s.jump.knownHosts, "--host-key-policy", "strict"]
+        let t1 = "\(s.user)@\(s.jump.t1.host):\(s.jump.t1.port)"
+        let essh = try Running(["forward"] + options + ["-J", "b1", t1, "-L", "0:\(s.jump.t1.host):\(s.jump.t1.port)"],
+                               home: home.path)
+        let line = essh.waitForLines(1).first ?? ""
+        #expect(line.contains("through \(t1)"), "\(line) \(essh.err)")
+        let r = try Spawn.run("/usr/bin/ssh", [
+            "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=no",
+            "-i", s.key("id_ed25519"), "-p", String(port(of: line)), "\(s.user)@127.0.0.1", "echo via-forward",
+        ], timeout: 30)
+        #expect(r.out == "via-forward\n", "\(r.err)")
+        #expect(essh.finish(SIGINT) == 130, "\(essh.err)")
+
+        let proxied = try Binary.runEssh(["proxy", "-J", "b1", "--to", "\(s.jump.t1.host):\(s.jump.t1.port)"] + options
+                                         + [t1], stdin: Data("SSH-2.0-probe\r\n".utf8),
+                                         environment: ["HOME": home.path, "SSH_AUTH_SOCK": ""], timeout: 30)
+        #expect(proxied.out.hasPrefix("SSH-2.0-OpenSSH"), "\(proxied.err)")
     }
 }

@@ -24,6 +24,8 @@ import TestSupport
             (["exec", "-W", "db1:22", "bastion"], "-W (stdin and stdout joined to a host and port) is essh proxy",
              "essh exec"),
             (["-N", "db1"], "-N (no command, only forwarding) is essh forward in eSSH", "essh shell"),
+            (["forward", "-A", "db1", "-D", "1080"], "-A (agent forwarding) is not supported", "essh forward"),
+            (["proxy", "--to", "h:22", "-o", "ProxyJump=b", "db1"], "-o ProxyJump=b is -J b in eSSH", "essh proxy"),
             (["-f", "db1", "uptime"], "-f (go to the background) is not supported", "essh exec"),
             (["shell", "-A", "db1"], "-A (agent forwarding) is not supported", "essh shell"),
             (["-t", "db1", "top"], "-t (force a terminal) is not needed", "essh exec"),

@@ -36,9 +36,11 @@ import Testing
     @Test func aTypedDestinationGetsThePasswordOnlyFromAFile() {
         let typed = ConnectionProfile(host: "10.1.1.1")
         let asked = target(typed, FleetTargets.Password("p", fromFile: false))
-        #expect(asked.prompter.password(user: "u", host: "h", attempt: 1) == nil)
+        #expect(asked.prompter.password(user: "u", host: "10.1.1.1", attempt: 1) == nil)
         let fromFile = target(typed, FleetTargets.Password("p", fromFile: true))
-        #expect(fromFile.prompter.password(user: "u", host: "h", attempt: 1) == "p")
+        #expect(fromFile.prompter.password(user: "u", host: "10.1.1.1", attempt: 1) == "p")
+        // Only the destination's: a jump host on the way asking for a password gets none.
+        #expect(fromFile.prompter.password(user: "u", host: "bastion", attempt: 1) == nil)
     }
 
     @Test func aPasswordServerWithoutAPasswordIsNotTried() {

@@ -80,3 +80,26 @@ import Testing
         #expect(JumpChain.hops(of: options("direct")).isEmpty)
     }
 }
+
+/// A password given for one server (a fleet's asked password, `--password-file`) answers that server only, never
+/// a jump host on the way that asks for a password or keyboard-interactive answers.
+@Suite("A prompter's password goes to its server only")
+struct PasswordHostTests {
+    @Test func aPasswordForTheDestinationIsNotGivenToAJumpHost() {
+        let prompter = NonInteractivePrompter(password: "s3cret", onlyFor: "10.1.2.3")
+        #expect(prompter.password(user: "ops", host: "10.1.2.3", attempt: 1) == "s3cret")
+        #expect(prompter.password(user: "ops", host: "bastion.example", attempt: 1) == nil)
+        let prompts: [(text: String, echo: Bool)] = [("Password: ", false)]
+        #expect(prompter.keyboardInteractive(user: "ops", host: "10.1.2.3", name: "", instruction: "",
+                                             prompts: prompts) == ["s3cret"])
+        #expect(prompter.keyboardInteractive(user: "ops", host: "bastion.example", name: "", instruction: "",
+                                             prompts: prompts) == nil)
+    }
+
+    @Test func withoutAHostThePasswordAnswersAnyServerAsBefore() {
+        let prompter = NonInteractivePrompter(password: "s3cret")
+        #expect(prompter.password(user: "ops", host: "any", attempt: 1) == "s3cret")
+        #expect(prompter.keyboardInteractive(user: "ops", host: "any", name: "", instruction: "",
+                                             prompts: [("Password: ", false)]) == ["s3cret"])
+    }
+}
