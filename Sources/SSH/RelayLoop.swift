@@ -181,11 +181,14 @@ final class RelayLoop {
     /// Polls the session's socket, the links' descriptors, the wake-up pipe and the pending opens' cancels until one
     /// is ready or a deadline (an open's, the keepalive's) comes. Returns an error when the server has been silent
     /// for three keepalive intervals (it would answer each keepalive).
+    /// Linux's POLLRDHUP (the other side shut down writing), which Glibc declares only under _GNU_SOURCE.
+    private static let peerClosed: Int16 = 0x2000
+
     private func waitForWork() -> SSHError? {
         let directions = core.session.state.withLock { handle in
             handle.isClosed ? 0 : libssh2_session_block_directions(handle.raw)
         }
-        var events = Int16(POLLIN)
+        var events = Int16(POLLIN) | Self.peerClosed
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: core.session.fd, events: events, revents: 0),
                    pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -210,12 +213,11 @@ final class RelayLoop {
         let n = poll(&fds, nfds_t(fds.count), ms)
         if n > 0 && fds[0].revents != 0 {
             lastHeard = Date()
-            // A socket the server closed stays readable: with no link reading it, the loop would spin until a
-            // keepalive failed. Its end is the session's end.
-            var byte: UInt8 = 0
-            let got = recv(core.session.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
-            if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                return SSHError(.disconnected, got == 0 ? "end of file on the session's socket" : "recv: \(errno)",
+            // The server closed the connection (sshd never half-closes one): the session is over. Without this, a
+            // socket at its end, or holding bytes no link reads, stays readable and the loop spins until a keepalive
+            // fails, or for ever when none is sent.
+            if fds[0].revents & (Self.peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                return SSHError(.disconnected, "the session's socket was closed by the other side",
                                 "\(core.name) closed the connection.")
             }
         }
