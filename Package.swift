@@ -122,8 +122,10 @@ let forwardingTargets: [Target] = [
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
-    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "Reachability", "LocalProcess", "TextWidth"]),
-    .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "Reachability", "TestSupport"]),
+    .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "Reachability", "Forwarding",
+                                               "LocalProcess", "TextWidth"]),
+    .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "Reachability",
+                                                       "Forwarding", "LocalProcess", "TestSupport"]),
 ]
 
 // AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,
@@ -135,19 +137,19 @@ let operationsTargets: [Target] = [
 let appTargets: [Target] = [
     .target(name: "AppCore", dependencies: [
         "TUIKit", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail", "Fleet",
-        "InteractiveShell", "LocalProcess", "Operations", "Basics",
+        "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
     ]),
     .target(name: "App", dependencies: [
         "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
-        "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics",
+        "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
-                                                     "InteractiveShell", "Basics"],
+                                                     "InteractiveShell", "Basics", "Forwarding"],
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability", "Basics",
+        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding",
     ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]

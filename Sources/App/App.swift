@@ -2,6 +2,7 @@ import Operations
 import AppCore
 import Foundation
 import Inventory
+import LocalProcess
 import TerminalCurses
 
 /// eSSH's full-screen terminal interface (`essh` without a subcommand).
@@ -15,10 +16,16 @@ public enum App {
     {
         // The terminal first: without one nothing is created on disk.
         let terminal = try CursesTerminal()
-        defer { terminal.shutdown() }
+        var farewell: String?
+        defer {
+            terminal.shutdown()
+            // Said on the normal screen, where it stays: the tunnels the interface was keeping up are closed.
+            if let farewell { _ = Array((farewell + "\n").utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) } }
+        }
         let inventory = try Inventory(path: databasePath)
         let runtime = AppRuntime(terminal: terminal, inventory: inventory, environment: environment,
                                  localUser: LocalUser.name, unicode: terminal.supportsUnicode)
+        defer { farewell = runtime.farewell }
         try runtime.run()
     }
 }

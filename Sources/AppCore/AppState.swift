@@ -57,6 +57,8 @@ package struct AppState: Sendable {
     var overlays = OverlayStack()
     /// Marked servers, the fleet command being typed, and the last fleet run once its screen was left.
     var fleet = FleetState()
+    /// The supervised tunnels' states and figures, as the tunnel worker last posted them (kept on every screen).
+    var tunnels: [TunnelID: TunnelStatus] = [:]
     /// The status line's message with the screen it was said on.
     private var noticeEntry: Notice?
     /// A one-line message in the status bar (a save that worked, a check that failed). It belongs to the screen

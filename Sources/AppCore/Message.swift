@@ -70,4 +70,9 @@ package enum Message: Sendable {
     /// What the check before run `id`'s password found: the servers decided (by name) and how many are left to
     /// receive the password.
     case fleetChecked(id: Int, problems: [String: FleetTarget.Problem], remaining: Int)
+    /// Every tunnel the supervisor knows, with its state and figures (on each change, and each second while one runs).
+    case tunnels([TunnelStatus])
+    /// A server's saved tunnels were saved; `notice` says what changed (nil: nothing to say).
+    case forwardsSaved(notice: String?)
+    case forwardsSaveFailed(String)
 }

@@ -13,13 +13,15 @@ enum Screen: Sendable {
     case summary(SummaryState)
     /// One command run on several servers: its results.
     case fleet(FleetRun)
+    /// The saved and running tunnels (`u`); the tunnels themselves run on whatever screen is shown.
+    case tunnels(TunnelsState)
 
     /// The Servers screen with the filter bar closed.
     static var servers: Screen { .servers(filtering: false) }
 
     /// Which screen this is, without its state (the help's sections, whether the screen changed).
     enum Kind: Sendable, Equatable {
-        case servers, form, connecting, session, summary, fleet
+        case servers, form, connecting, session, summary, fleet, tunnels
     }
 
     var kind: Kind {
@@ -30,6 +32,7 @@ enum Screen: Sendable {
         case .session: return .session
         case .summary: return .summary
         case .fleet: return .fleet
+        case .tunnels: return .tunnels
         }
     }
 

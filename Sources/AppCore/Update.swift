@@ -135,6 +135,17 @@ package enum Update {
             return connected
         case .fleetChecked(let id, let problems, let remaining):
             return fleetChecked(&state, id: id, problems: problems, remaining: remaining)
+
+        // Tunnels.
+        case .tunnels(let statuses):
+            tunnelsChanged(&state, statuses)
+            return []
+        case .forwardsSaved(let notice):
+            if let notice { state.notice = notice }
+            return [.load]
+        case .forwardsSaveFailed(let text):
+            state.notice = text
+            return []
         }
     }
 
@@ -196,6 +207,7 @@ package enum Update {
         case .session: return sessionKey(&state, SessionAction.table.action(for: key), key)
         case .fleet: return fleetKey(&state, FleetAction.table.action(for: key))
         case .summary(let summary): return summaryKey(&state, summary.keys.action(for: key))
+        case .tunnels: return tunnelsKey(&state, key)
         }
     }
 }

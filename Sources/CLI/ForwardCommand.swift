@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Forwarding
 import Foundation
+import Operations
 import SSH
 import TextWidth
 
@@ -12,7 +13,9 @@ struct ForwardCommand: ParsableCommand {
         abstract: "Forward ports through a server until Ctrl-C (as ssh -N -L/-R/-D).",
         discussion: """
             DEST is a saved server's name, a Host of ~/.ssh/config, or [user@]host[:port], as for essh exec. \
-            -L, -R and -D take OpenSSH's forms and may be repeated; at least one is needed. A bind address left out \
+            -L, -R and -D take OpenSSH's forms and may be repeated. Without them, a saved server's tunnels start \
+            (essh servers edit NAME --forward L:5432:localhost:5432), each over a session of its own, and each comes \
+            back after its session drops (reconnecting in 1, 2, 4 … up to 60 s); one line per change of state. A bind address left out \
             is loopback (127.0.0.1 here; the server's localhost for -R); naming another address (or * for every \
             one) lets other machines use the forward, and essh warns about it. -D is a SOCKS5 proxy (and SOCKS4/4a) \
             without authentication: point a browser or curl --socks5-hostname at it.
@@ -71,7 +74,7 @@ struct ForwardCommand: ParsableCommand {
     }
 
     /// The forwards in the order given, -L first, then -R, then -D.
-    func specs() throws -> [ForwardSpec] {
+    func specs(allowSaved: Bool = true) throws -> [ForwardSpec] {
         var specs: [ForwardSpec] = []
         do throws(ForwardError) {
             for text in local { specs.append(try ForwardSpecParser.parse(.local, text)) }
@@ -80,7 +83,7 @@ struct ForwardCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
-        if specs.isEmpty {
+        if specs.isEmpty && !allowSaved {
             throw ValidationError("Give at least one forward: -L [bind:]port:host:hostport, -R [bind:]port:host:hostport "
                                   + "or -D [bind:]port.")
         }
@@ -89,6 +92,7 @@ struct ForwardCommand: ParsableCommand {
 
     func run() throws {
         let forwards = try specs()
+        if forwards.isEmpty { return try runSaved() }
         try connection.withSession(dest, adjust: { $0.keepaliveInterval = keepalive }) { session, target, cancel, _ in
             target.recordConnection()
             let forwarder = try Forwarder(session: session, forwards: forwards, name: dest, openTimeout: openTimeout) {
@@ -113,5 +117,64 @@ struct ForwardCommand: ParsableCommand {
                                      + "forwarded connection was closed.", detail: error.detail)
             }
         }
+    }
+
+    /// `essh forward NAME` alone: the saved server's tunnels, kept up by a `TunnelSupervisor` until Ctrl-C.
+    func runSaved() throws {
+        let target = try connection.resolve(dest)
+        guard let server = target.server else {
+            throw CommandFailure(.usage, "Give at least one forward: -L [bind:]port:host:hostport, -R "
+                                 + "[bind:]port:host:hostport or -D [bind:]port (\(dest) is no saved server, so it "
+                                 + "has no saved tunnels).")
+        }
+        if server.forwards.isEmpty {
+            throw CommandFailure(.badInput, "\(server.name) has no saved tunnels: save one with essh servers edit "
+                                 + "\(server.name) --forward L:5432:localhost:5432, or give -L, -R or -D.")
+        }
+        var options = target.options
+        options.setKeepalive(keepalive)
+        let fixed = options
+        let opener = LiveTunnelOpener(options: { _ in fixed }, keepalive: keepalive, openTimeout: openTimeout)
+        let supervisor = TunnelSupervisor(opener: opener.opener, onChange: Self.report)
+        let cancel = try Cancellation()
+        let signals = SignalCancellation { cancel.cancel() }
+        defer { signals.stop() }
+        let ids = SavedTunnels.tunnels(of: server).map(\.id)
+        for id in ids { supervisor.start(id) }
+        target.recordConnection()
+        // Until Ctrl-C, or until every tunnel has failed for good.
+        while !cancel.isCancelled {
+            var p = pollfd(fd: cancel.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 250)
+            if !cancel.isCancelled && supervisor.runningCount == 0 {
+                throw CommandFailure(.failed, "No saved tunnel of \(server.name) could start (see above).")
+            }
+        }
+        let open = supervisor.snapshot().reduce(0) { $0 + $1.openConnections }
+        let running = supervisor.stopAll()
+        TerminalOutput.writeError("Stopped \(CountText.text(running, "tunnel")); "
+                                  + "\(CountText.text(open, "connection")) \(open == 1 ? "was" : "were") open.\n")
+        throw CommandFailure(.interrupted)
+    }
+
+    /// One line per change of a saved tunnel's state: up on stdout, the rest on stderr.
+    @Sendable static func report(_ status: TunnelStatus) {
+        let name = "\(status.id.server) \(status.id.forward)"
+        let line: String
+        switch status.state {
+        case .up:
+            line = "\(name): up" + (status.listening.map { ", listening on \($0)" } ?? "")
+        case .reconnecting(_, _, let reason):
+            line = "\(name): \(status.state.text): \(reason)"
+        case .starting(let attempt) where attempt == 0:
+            return
+        case .stopped:
+            // Said once for all: "Stopped 2 tunnels; …".
+            return
+        default:
+            line = "\(name): \(status.state.text)"
+        }
+        let safe = TextSanitizer.sanitize(line, policy: .visible) + "\n"
+        if status.state == .up { TerminalOutput.write(safe) } else { TerminalOutput.writeError(safe) }
     }
 }

@@ -51,9 +51,13 @@ enum ServerFormatting {
         var algorithms: [String: String]
         /// The jump chain as written; "" for a direct connection.
         var jump: String
+        /// Saved tunnels in their saved form (`L:5432:localhost:5432`), and whether the interface starts them.
+        var forwards: [String]
+        var autostart: Bool
 
         enum CodingKeys: String, CodingKey {
             case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
+            case forwards, autostart
             case lastConnected = "last_connected", lastCheck = "last_check"
         }
 
@@ -74,6 +78,8 @@ enum ServerFormatting {
             try c.encode(lastCheck, forKey: .lastCheck)
             try c.encode(algorithms, forKey: .algorithms)
             try c.encode(jump, forKey: .jump)
+            try c.encode(forwards, forKey: .forwards)
+            try c.encode(autostart, forKey: .autostart)
         }
     }
 
@@ -119,7 +125,7 @@ enum ServerFormatting {
             },
             algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
                 ($0.keyword, $0.value)
-            }), jump: server.jump)
+            }), jump: server.jump, forwards: server.forwards, autostart: server.autostart)
     }
 
     /// Pretty, sorted keys, ISO 8601 dates.

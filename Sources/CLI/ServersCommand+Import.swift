@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Foundation
+import Forwarding
 import Inventory
 import Operations
 import SSH
@@ -10,7 +11,7 @@ extension ServersCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save the servers of a JSON export (essh servers export --json) with every field: address, "
-                + "login, key, OS, tags, note, algorithm lists, jump hosts, dates. A saved server of the same name is replaced; "
+                + "login, key, OS, tags, note, algorithm lists, jump hosts, saved tunnels, dates. A saved server of the same name is replaced; "
                 + "when one entry is wrong, nothing is saved.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The JSON file; - for standard input.")
@@ -53,9 +54,12 @@ enum ServerJSONImport {
         var lastConnected: Date?
         var algorithms: [String: String]?
         var jump: String?
+        var forwards: [String]?
+        var autostart: Bool?
 
         enum CodingKeys: String, CodingKey {
             case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
+            case forwards, autostart
             case lastConnected = "last_connected"
         }
     }
@@ -110,11 +114,19 @@ enum ServerJSONImport {
             if let problem = AlgorithmSelection.problems(algorithms, serverName: entry.name).first {
                 throw bad(problem.message)
             }
+            // The rule essh servers edit --forward and -L/-R/-D follow.
+            let forwards: [String]
+            do throws(ForwardError) {
+                forwards = try SavedTunnels.normalised(entry.forwards ?? [])
+            } catch {
+                throw bad("forwards: " + ControlCharacters.visible(error.message))
+            }
             let created = entry.created ?? now
             return Server(id: nil, name: entry.name, host: entry.host, port: entry.port ?? 22, user: entry.user,
                           auth: auth, keyPath: entry.key, os: os, tags: entry.tags ?? [], note: entry.note ?? "",
                           createdAt: created, updatedAt: entry.updated ?? created, lastConnectedAt: entry.lastConnected,
-                          algorithms: algorithms, jump: JumpList.isDirect(entry.jump ?? "") ? "" : entry.jump ?? "")
+                          algorithms: algorithms, jump: JumpList.isDirect(entry.jump ?? "") ? "" : entry.jump ?? "",
+                          forwards: forwards, autostart: entry.autostart ?? false)
         }
     }
 

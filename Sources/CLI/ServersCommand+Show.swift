@@ -48,6 +48,11 @@ enum ServerDetails {
         add("key", server.keyPath ?? "-")
         add("os", server.os.rawValue)
         add("jump", server.jump.isEmpty ? "- (direct)" : server.jump)
+        if server.forwards.isEmpty { add("tunnels", "-") }
+        for (n, forward) in server.forwards.enumerated() { add(n == 0 ? "tunnels" : "", forward) }
+        if !server.forwards.isEmpty {
+            add("autostart", server.autostart ? "yes (the interface starts the tunnels)" : "no")
+        }
         add("tags", server.tags.isEmpty ? "-" : server.tags.joined(separator: ", "))
         add("note", server.note.isEmpty ? "-" : server.note)
         let lines = server.algorithms.configLines

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Foundation
+import Forwarding
 import Inventory
 import Operations
 
@@ -35,7 +36,45 @@ struct ServersCommand: ParsableCommand {
                                    + "[user@]host[:port] (as ssh -J); none for a direct connection.",
                                    valueName: "HOP[,HOP]"))
         var jump: String?
+        @Option(name: .customLong("forward"),
+                help: ArgumentHelp("A saved tunnel: L:[bind:]port:host:hostport, R:[bind:]port:host:hostport or "
+                                   + "D:[bind:]port, as ssh's -L/-R/-D (repeat for several; edit adds to the saved "
+                                   + "ones); none removes them all.", valueName: "SPEC"))
+        var forwards: [String] = []
+        @Option(name: .customLong("no-forward"),
+                help: ArgumentHelp("Remove this saved tunnel (edit; repeat for several).", valueName: "SPEC"))
+        var removedForwards: [String] = []
+        @Flag(inversion: .prefixedNo,
+              help: "Start the saved tunnels when the interface starts (or not).")
+        var autostart: Bool?
         @OptionGroup var algorithms: AlgorithmOptions
+
+        /// The tunnels to add (saved form) and whether `none` clears the old ones; refuses (2) a forward the
+        /// parser of -L/-R/-D refuses, before anything is saved.
+        func forwardChanges(server: String, saved: [String] = []) throws -> ForwardChanges {
+            var changes = ForwardChanges()
+            do throws(ForwardError) {
+                for text in forwards {
+                    if SavedTunnels.isNone(text) {
+                        changes.clear = true
+                    } else {
+                        let forward = try SavedTunnels.normalised(text)
+                        if !changes.add.contains(forward) { changes.add.append(forward) }
+                    }
+                }
+                for text in removedForwards {
+                    let forward = try SavedTunnels.normalised(text)
+                    guard saved.contains(forward) else {
+                        let list = saved.isEmpty ? "it has none" : "its tunnels: " + saved.joined(separator: ", ")
+                        throw ForwardError(.badSpec, "\(server) has no saved tunnel \(forward) (\(list)).")
+                    }
+                    changes.remove.append(forward)
+                }
+            } catch {
+                throw CommandFailure(.badInput, "--forward: " + ControlCharacters.visible(error.message))
+            }
+            return changes
+        }
 
         /// Refuses (exit status 2, as any invalid value) a list naming an algorithm eSSH does not support, before
         /// anything is saved: the same check connecting makes (Operations' `AlgorithmSelection`).
@@ -61,11 +100,16 @@ struct ServersCommand: ParsableCommand {
             try fields.checkAlgorithms(serverName: name)
             // `--host admin@web1:2222` and `ssh://admin@web1:2222` are split, as the form splits them.
             let address = try ServerAddress.parts(fields.host ?? "", user: fields.user, port: fields.port)
+            if !fields.removedForwards.isEmpty {
+                throw ValidationError("--no-forward is for essh servers edit: a new server has no tunnels to remove.")
+            }
+            let forwards = try fields.forwardChanges(server: name)
             let inventory = try database.open()
             let draft = ServerDraft(
                 name: name, host: address.host, port: address.port ?? 22, user: address.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
-                algorithms: fields.algorithms.choices, jump: fields.jump ?? "")
+                algorithms: fields.algorithms.choices, jump: fields.jump ?? "", forwards: forwards.add,
+                autostart: fields.autostart ?? false)
             try Self.checkJump(fields.jump, name: name, inventory: inventory)
             let server = try inventory.addServer(draft)
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
@@ -99,11 +143,13 @@ struct ServersCommand: ParsableCommand {
                 throw InventoryError(.unknownServer, "", "No saved server is named '\(name)'. \(database.missingNote)")
             }
             let address = try fields.host.map { try ServerAddress.parts($0, user: fields.user, port: fields.port) }
+            let saved = fields.removedForwards.isEmpty ? [] : try inventory.server(named: name).forwards
             let changes = ServerChanges(
                 name: rename, host: address?.host, port: address?.port ?? fields.port,
                 user: address?.user ?? fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
-                algorithms: fields.algorithms.changes, jump: fields.jump)
+                algorithms: fields.algorithms.changes, jump: fields.jump,
+                forwards: try fields.forwardChanges(server: name, saved: saved), autostart: fields.autostart)
             try Add.checkJump(fields.jump, name: rename ?? name, inventory: inventory)
             let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")

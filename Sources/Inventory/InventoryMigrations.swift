@@ -88,6 +88,14 @@ enum InventoryMigrations {
                 t.add(column: "jump", .text)
             }
         }
+        // Saved tunnels (issue 15 §2): the server's forwards in their saved form (`L:5432:localhost:5432`), one per
+        // line, NULL for none; `autostart`: the interface starts them when it starts.
+        migrator.registerMigration("v7-server-forwards") { db in
+            try db.alter(table: "server") { t in
+                t.add(column: "forwards", .text)
+                t.add(column: "autostart", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -34,6 +34,11 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
     public var algorithms: AlgorithmChoices
     /// The jump hosts to go through, as written (`JumpList`: `bastion`, `admin@gw:2222,bastion2`); empty: direct.
     public var jump: String
+    /// Saved tunnels: forwards as `essh servers edit --forward` takes them (`L:5432:localhost:5432`, `D:1080`),
+    /// in order. Their syntax is the Forwarding module's rule, checked by whoever saves them.
+    public var forwards: [String]
+    /// Whether the interface starts the saved tunnels when it starts.
+    public var autostart: Bool
 
     /// The table name.
     public static let databaseTableName = "server"
@@ -61,6 +66,9 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         algorithms = AlgorithmChoices(kex: row["kexAlgorithms"], hostKeys: row["hostKeyAlgorithms"],
                                       ciphers: row["ciphers"], macs: row["macs"])
         jump = row["jump"] ?? ""
+        let forwardText: String = row["forwards"] ?? ""
+        forwards = forwardText.split(separator: "\n").map(String.init)
+        autostart = row["autostart"] ?? false
     }
 
     /// Writes the columns of the `server` table.
@@ -83,12 +91,15 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["ciphers"] = algorithms.ciphers
         container["macs"] = algorithms.macs
         container["jump"] = jump.isEmpty ? nil : jump
+        container["forwards"] = forwards.isEmpty ? nil : forwards.joined(separator: "\n")
+        container["autostart"] = autostart
     }
 
     /// Every field.
     public init(id: Int64?, name: String, host: String, port: Int, user: String?, auth: AuthMethod, keyPath: String?,
                 os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?,
-                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "") {
+                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "", forwards: [String] = [],
+                autostart: Bool = false) {
         self.id = id
         self.name = name
         self.host = host
@@ -104,6 +115,8 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         self.lastConnectedAt = lastConnectedAt
         self.algorithms = algorithms
         self.jump = jump
+        self.forwards = forwards
+        self.autostart = autostart
     }
 
     /// Stores the row id after an insert.

@@ -24,11 +24,16 @@ public struct ServerChanges: Sendable, Equatable {
     public var algorithms: AlgorithmChanges
     /// New jump hosts (`JumpList`); empty or `none` makes the server direct.
     public var jump: String?
+    /// Saved tunnels added, removed or cleared.
+    public var forwards: ForwardChanges
+    /// Whether the interface starts the saved tunnels when it starts.
+    public var autostart: Bool?
 
     /// Changes nothing until fields are set.
     public init(name: String? = nil, host: String? = nil, port: Int? = nil, user: String? = nil,
                 auth: AuthMethod? = nil, keyPath: String? = nil, os: ServerOS? = nil, tags: [String]? = nil,
-                note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges(), jump: String? = nil) {
+                note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges(), jump: String? = nil,
+                forwards: ForwardChanges = ForwardChanges(), autostart: Bool? = nil) {
         self.name = name
         self.host = host
         self.port = port
@@ -40,6 +45,8 @@ public struct ServerChanges: Sendable, Equatable {
         self.note = note
         self.algorithms = algorithms
         self.jump = jump
+        self.forwards = forwards
+        self.autostart = autostart
     }
 
     /// True when no field is set.
@@ -61,6 +68,8 @@ public struct ServerChanges: Sendable, Equatable {
         if let note { server.note = note }
         server.algorithms = algorithms.applied(to: server.algorithms)
         if let jump { server.jump = JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces) }
+        server.forwards = forwards.applied(to: server.forwards)
+        if let autostart { server.autostart = autostart }
         return server
     }
 }
@@ -90,5 +99,40 @@ public struct AlgorithmChanges: Sendable, Equatable {
     func applied(to old: AlgorithmChoices) -> AlgorithmChoices {
         AlgorithmChoices(kex: kex ?? old.kex, hostKeys: hostKeys ?? old.hostKeys, ciphers: ciphers ?? old.ciphers,
                          macs: macs ?? old.macs)
+    }
+}
+
+/// Changes to a server's saved tunnels (`essh servers edit --forward SPEC`, `--no-forward SPEC`, `--forward none`):
+/// first everything is cleared (`clear`), then `remove` goes, then `add` is appended (a forward saved already stays
+/// where it is). The texts are compared as given: callers write them in the saved form (`ForwardSpec.savedText`).
+public struct ForwardChanges: Sendable, Equatable {
+    public var clear: Bool
+    public var add: [String]
+    public var remove: [String]
+
+    /// Changes nothing until set.
+    public init(clear: Bool = false, add: [String] = [], remove: [String] = []) {
+        self.clear = clear
+        self.add = add
+        self.remove = remove
+    }
+
+    /// Replaces the whole list (the interface's Tunnels screen saves a server's list as it shows it).
+    public init(replacingWith forwards: [String]) {
+        self.init(clear: true, add: forwards)
+    }
+
+    /// True when nothing changes.
+    public var isEmpty: Bool { !clear && add.isEmpty && remove.isEmpty }
+
+    func applied(to old: [String]) -> [String] {
+        var list = clear ? [] : old.filter { !remove.contains($0) }
+        for forward in add where !list.contains(forward) { list.append(forward) }
+        return list
+    }
+
+    /// `forwards` without blanks and repeats, in order.
+    static func unique(_ forwards: [String]) -> [String] {
+        ForwardChanges(add: forwards.filter { !$0.isEmpty }).applied(to: [])
     }
 }

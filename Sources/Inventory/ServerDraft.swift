@@ -25,11 +25,16 @@ public struct ServerDraft: Sendable, Equatable {
     public var algorithms: AlgorithmChoices
     /// Jump hosts as written (`JumpList`); empty or `none`: direct.
     public var jump: String
+    /// Saved tunnels in their saved form (`L:5432:localhost:5432`).
+    public var forwards: [String]
+    /// Whether the interface starts them when it starts.
+    public var autostart: Bool
 
     /// A draft with sensible defaults (port 22, agent or key authentication, OS detected later).
     public init(name: String, host: String, port: Int = 22, user: String? = nil, auth: AuthMethod? = nil,
                 keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "",
-                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "") {
+                algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "", forwards: [String] = [],
+                autostart: Bool = false) {
         self.name = name
         self.host = host
         self.port = port
@@ -41,6 +46,8 @@ public struct ServerDraft: Sendable, Equatable {
         self.note = note
         self.algorithms = algorithms
         self.jump = jump
+        self.forwards = forwards
+        self.autostart = autostart
     }
 
     /// Every rule the server this draft would make breaks (empty when `addServer` would take it).
@@ -60,6 +67,7 @@ public struct ServerDraft: Sendable, Equatable {
             auth: auth ?? (keyPath == nil ? .agent : .key), keyPath: keyPath.flatMap { $0.isEmpty ? nil : $0 },
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
             createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil,
-            algorithms: algorithms, jump: JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces))
+            algorithms: algorithms, jump: JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces),
+            forwards: ForwardChanges.unique(forwards), autostart: autostart)
     }
 }

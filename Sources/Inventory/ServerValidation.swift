@@ -6,6 +6,8 @@ public enum ServerField: String, Sendable, CaseIterable {
     case name, host, port, user, key, tags, note
     /// The jump hosts (`JumpList`).
     case jump
+    /// The saved tunnels (their syntax is the Forwarding module's rule, checked before saving).
+    case forwards
     /// The algorithm lists, named after OpenSSH's keywords.
     case kexAlgorithms, hostKeyAlgorithms, ciphers, macs
 }
@@ -61,7 +63,7 @@ public enum ServerValidation {
             (.hostKeyAlgorithms, "HostKeyAlgorithms", server.algorithms.hostKeys),
             (.ciphers, "Ciphers", server.algorithms.ciphers), (.macs, "MACs", server.algorithms.macs),
             (.jump, "jump chain", server.jump),
-        ] + server.tags.map { (.tags, "tag", $0) }
+        ] + server.tags.map { (.tags, "tag", $0) } + server.forwards.map { (.forwards, "forward", $0) }
         for (field, label, text) in texts {
             guard let text, ControlCharacters.contains(text), !refused.contains(field) else { continue }
             refused.insert(field)
@@ -150,7 +152,8 @@ public enum ServerValidation {
         case .name: kind = .invalidName
         case .host: kind = .invalidHost
         case .port: kind = .invalidPort
-        case .user, .key, .tags, .note, .jump, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: kind = .invalidValue
+        case .user, .key, .tags, .note, .jump, .forwards, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs:
+            kind = .invalidValue
         }
         return InventoryError(kind, problem.value, problem.message)
     }

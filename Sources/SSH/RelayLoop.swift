@@ -181,6 +181,9 @@ final class RelayLoop {
     /// Polls the session's socket, the links' descriptors, the wake-up pipe and the pending opens' cancels until one
     /// is ready or a deadline (an open's, the keepalive's) comes. Returns an error when the server has been silent
     /// for three keepalive intervals (it would answer each keepalive).
+    /// Linux's POLLRDHUP (the other side shut down writing), which Glibc declares only under _GNU_SOURCE.
+    private static let peerClosed: Int16 = 0x2000
+
     private func waitForWork() -> SSHError? {
         let directions = core.session.state.withLock { handle in
             handle.isClosed ? 0 : libssh2_session_block_directions(handle.raw)
@@ -190,8 +193,7 @@ final class RelayLoop {
         // Idle, the socket is watched for the server's close only (POLLRDHUP), and a dead peer shows as a failed
         // keepalive (TCP_USER_TIMEOUT); the answers are read with the next link.
         let idle = links.isEmpty && queue.isEmpty && opening == nil && remote.isIdle
-        let peerClosed: Int16 = 0x2000  // POLLRDHUP
-        var events = idle ? peerClosed : Int16(POLLIN)
+        var events = idle ? Self.peerClosed : Int16(POLLIN) | Self.peerClosed
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: core.session.fd, events: events, revents: 0),
                    pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -214,13 +216,18 @@ final class RelayLoop {
         var one: Int32 = 1
         setsockopt(core.session.fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         let n = poll(&fds, nfds_t(fds.count), ms)
-        if n > 0 && fds[0].revents != 0 { lastHeard = Date() }
-        if idle {
-            if n > 0 && fds[0].revents & (peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                return SSHError(.disconnected, "connection closed", "\(core.name) closed the connection.")
-            }
+        if n > 0 && fds[0].revents != 0 {
             lastHeard = Date()
+            // The server closed the connection (sshd never half-closes one): the session is over. Without this, a
+            // socket at its end, or holding bytes no link reads, stays readable and the loop spins until a keepalive
+            // fails, or for ever when none is sent.
+            if fds[0].revents & (Self.peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                return SSHError(.disconnected, "the session's socket was closed by the other side",
+                                "\(core.name) closed the connection.")
+            }
         }
+        // Idle, the keepalive answers wait unread in the socket: silence is not counted then.
+        if idle { lastHeard = Date() }
         if n > 0 && fds[1].revents != 0 { core.wake.drain() }
         if keepaliveInterval > 0 && Date().timeIntervalSince(lastHeard) > silenceLimit {
             return SSHError(.timedOut, "no answer to keepalives", """

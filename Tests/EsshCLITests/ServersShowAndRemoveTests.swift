@@ -26,7 +26,8 @@ import TestSupport
         for line in ["name            web1", "address         deploy@10.1.2.3:2222", "port            2222",
                      "user            deploy", "auth            key", "key             ~/.ssh/id_ed25519",
                      "os              linux", "tags            prod, web", "note            front door",
-                     "algorithms      Ciphers +aes128-cbc", "last connected  never", "last check      never"] {
+                     "algorithms      Ciphers +aes128-cbc", "last connected  never", "last check      never",
+                     "tunnels         -"] {
             #expect(text.out.contains(line + "\n"), "\(line) in:\n\(text.out)")
         }
         #expect(text.out.contains("created         20"))
@@ -47,8 +48,10 @@ import TestSupport
         #expect((object["algorithms"] as? [String: String])?["Ciphers"] == "+aes128-cbc")
         #expect(object["last_check"] is NSNull && object["last_connected"] is NSNull)
         #expect(Set(object.keys) == ["name", "host", "port", "user", "auth", "key", "os", "tags", "note", "created",
-                                     "updated", "last_connected", "last_check", "algorithms", "jump"])
+                                     "updated", "last_connected", "last_check", "algorithms", "jump", "forwards",
+                                     "autostart"])
         #expect(object["jump"] as? String == "", "a direct server's chain is empty")
+        #expect(object["forwards"] as? [String] == [] && object["autostart"] as? Bool == false, "no saved tunnels")
         let upJSON = try JSONSerialization.jsonObject(with: try essh(dir, ["servers", "show", "up", "--json"]).stdout)
         let lastCheck = (upJSON as? [String: Any])?["last_check"] as? [String: Any]
         #expect(lastCheck?["status"] as? String == "online" && lastCheck?["banner"] as? String == "SSH-2.0-Shown")

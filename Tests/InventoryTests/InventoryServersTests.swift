@@ -238,3 +238,35 @@ import Testing
         #expect(throws: InventoryError.self) { try inventory.addServer(ServerDraft(name: "x", host: "h", jump: "a,")) }
     }
 }
+
+/// Saved tunnels: stored in order, added, removed and cleared by `ServerChanges`, kept by edits that do not name
+/// them, with the autostart flag; the v7 migration adds them to a database that has servers already.
+@Suite struct InventoryForwardsTests {
+    @Test func forwardsAreStoredInOrderAndChangedByAddRemoveAndClear() throws {
+        let inventory = try Inventory()
+        let saved = try inventory.addServer(ServerDraft(name: "db1", host: "10.1.2.3",
+                                                        forwards: ["L:5432:localhost:5432", "D:1080", "D:1080"],
+                                                        autostart: true))
+        #expect(saved.forwards == ["L:5432:localhost:5432", "D:1080"])
+        #expect(try inventory.server(named: "db1").forwards == ["L:5432:localhost:5432", "D:1080"])
+        #expect(try inventory.server(named: "db1").autostart)
+        var changes = ServerChanges(forwards: ForwardChanges(add: ["R:8080:localhost:80", "D:1080"],
+                                                             remove: ["L:5432:localhost:5432"]))
+        #expect(try inventory.updateServer(named: "db1", changes).forwards == ["D:1080", "R:8080:localhost:80"])
+        // An edit of other fields keeps them.
+        #expect(try inventory.updateServer(named: "db1", ServerChanges(note: "x")).forwards
+                == ["D:1080", "R:8080:localhost:80"])
+        changes = ServerChanges(forwards: ForwardChanges(clear: true, add: ["D:1081"]), autostart: false)
+        let cleared = try inventory.updateServer(named: "db1", changes)
+        #expect(cleared.forwards == ["D:1081"] && !cleared.autostart)
+        #expect(try inventory.updateServer(named: "db1", ServerChanges(forwards: ForwardChanges(clear: true)))
+                .forwards.isEmpty)
+    }
+
+    @Test func aForwardWithAControlCharacterIsRefused() throws {
+        let inventory = try Inventory()
+        #expect(throws: InventoryError.self) {
+            try inventory.addServer(ServerDraft(name: "db1", host: "h", forwards: ["D:1080\nL:1:h:2"]))
+        }
+    }
+}

@@ -89,6 +89,12 @@ public final class NamespaceSSHD: Sendable {
         for p in descendants() + [pid] { kill(p, signal) }
     }
 
+    /// Kills only the processes serving logins (sshd keeps listening): every session drops, and a client that
+    /// reconnects gets in again.
+    public func killSessions(_ signal: Int32 = SIGKILL) {
+        for p in descendants() { kill(p, signal) }
+    }
+
     /// The processes below sshd (its per-login monitors call setsid, so a process group does not reach them).
     private func descendants() -> [pid_t] {
         var parents: [pid_t: [pid_t]] = [:]

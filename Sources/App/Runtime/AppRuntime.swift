@@ -81,6 +81,9 @@ final class AppRuntime {
     }
 
     /// Runs until the person quits; the caller shuts the terminal down.
+    /// What to say once the terminal is given back (the tunnels that were stopped), after `run`.
+    var farewell: String? { effects.farewell }
+
     func run() throws {
         effects.run(.load)
         let clock = ContinuousClock()

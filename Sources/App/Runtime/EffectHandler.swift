@@ -11,4 +11,10 @@ protocol EffectHandler: AnyObject {
     func handOver(_ handoff: Handoff) -> HandoffOutcome
     /// The loop ended: stop what still runs and say goodbye to servers, waiting a bounded time.
     func finish()
+    /// A line for the person once the terminal is given back (after `finish`), or nil.
+    var farewell: String? { get }
+}
+
+extension EffectHandler {
+    var farewell: String? { nil }
 }

@@ -1,6 +1,7 @@
 import Operations
 import AppCore
 import Foundation
+import Basics
 import Inventory
 
 /// The real effect handler: one worker per job, each on its own thread or queue, so a slow database, sendmail or
@@ -11,6 +12,9 @@ final class LiveEffects: EffectHandler {
     let session: SessionWorker
     let mail: MailWorker
     let fleet: FleetWorker
+    let tunnels: TunnelWorker
+    /// What the interface says once the terminal is back (how many tunnels were stopped), set by `finish`.
+    private(set) var farewell: String?
 
     init(inventory: Inventory, queue: MessageQueue, environment: [String: String], localUser: String,
          opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail) {
@@ -29,6 +33,9 @@ final class LiveEffects: EffectHandler {
                                 savedServer: savedServer)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
         fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer)
+        tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
+            context: ConnectionProfile.Context(environment: environment, localUser: localUser),
+            savedServer: savedServer)).opener)
     }
 
     /// Posts through `post`, writing what the screen cannot show in full (a database error, a lost connection) to
@@ -62,6 +69,12 @@ final class LiveEffects: EffectHandler {
         case .findSSHConfigHosts: store.findSSHConfigHosts()
         case .importSSHConfig: store.importSSHConfig()
         case .declineSSHConfigImport: store.declineSSHConfigImport()
+        case .saveForwards(let server, let changes, let autostart, let done):
+            store.saveForwards(server, changes, autostart: autostart, done: done)
+        case .startTunnel(let id): tunnels.start(id)
+        case .stopTunnel(let id): tunnels.stop(id)
+        case .restartTunnel(let id): tunnels.restart(id)
+        case .forgetTunnel(let id): tunnels.forget(id)
         case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
         case .connect(let target, let knownHosts, let keepalive):
             session.connect(target, knownHosts: knownHosts, keepalive: keepalive)
@@ -111,6 +124,10 @@ final class LiveEffects: EffectHandler {
     /// 1.5 s, see `StopEscalation`), the session to say goodbye to the server and the store to finish before the
     /// process exits.
     func finish() {
+        let stopped = tunnels.stopAll()
+        if stopped > 0 {
+            farewell = "eSSH stopped \(CountText.text(stopped, "tunnel")) that \(stopped == 1 ? "was" : "were") running."
+        }
         fleet.cancel()
         store.stopWatching()
         session.disconnect()

@@ -95,6 +95,18 @@ final class StoreWorker: Sendable {
         }
     }
 
+    /// Changes `server`'s saved tunnels (already checked by the Tunnels screen with `SavedTunnels`).
+    func saveForwards(_ server: String, _ changes: ForwardChanges, autostart: Bool?, done: String?) {
+        queue.async { [self] in
+            do throws(InventoryError) {
+                try inventory.updateServer(named: server, ServerChanges(forwards: changes, autostart: autostart))
+                post(.forwardsSaved(notice: done))
+            } catch {
+                post(.forwardsSaveFailed(error.message))
+            }
+        }
+    }
+
     func delete(_ name: String) {
         queue.async { [self] in
             do throws(InventoryError) {

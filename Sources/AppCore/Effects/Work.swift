@@ -30,6 +30,8 @@ package enum Work: Sendable, Equatable {
     case importSSHConfig
     /// Remembers that the import was declined, so it is not offered again.
     case declineSSHConfigImport
+    /// Changes a server's saved tunnels and autostart; `done` is the notice once saved.
+    case saveForwards(server: String, ForwardChanges, autostart: Bool?, done: String?)
 
     // The check worker.
     /// Checks servers (by row id) with this timeout in seconds.
@@ -72,20 +74,29 @@ package enum Work: Sendable, Equatable {
     /// Stops that check (Esc): nothing runs.
     case cancelFleetCheck
 
+    // The tunnel worker (the `TunnelSupervisor`).
+    /// Starts a saved tunnel and keeps it up (reconnecting after a drop) until it is stopped.
+    case startTunnel(TunnelID)
+    case stopTunnel(TunnelID)
+    case restartTunnel(TunnelID)
+    /// Stops a tunnel and forgets it (deleted, or changed into another).
+    case forgetTunnel(TunnelID)
+
     /// The worker that does each kind of work.
-    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet }
+    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels }
 
     package var job: Job {
         switch self {
         case .load, .saveServer, .deleteServer, .saveSettings, .recordConnection, .loadHistory, .appendHistory,
              .loadFleetHistory, .appendFleetHistory, .resolveDestination, .findSSHConfigHosts, .importSSHConfig,
-             .declineSSHConfigImport:
+             .declineSSHConfigImport, .saveForwards:
             return .store
         case .check: return .check
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:
             return .session
         case .sendMail, .retryMail, .saveOutput: return .mail
         case .runFleet, .cancelFleet, .checkFleetLogins, .cancelFleetCheck: return .fleet
+        case .startTunnel, .stopTunnel, .restartTunnel, .forgetTunnel: return .tunnels
         }
     }
 }

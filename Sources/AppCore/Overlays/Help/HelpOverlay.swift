@@ -43,6 +43,9 @@ enum HelpOverlay {
                     dialog, help, everywhere]
         case .summary:
             return [Section(nil, summary?.keys ?? SummaryAction.table), help, everywhere]
+        case .tunnels:
+            return [Section(nil, TunnelsAction.table), Section("In the add / edit form (a, e):", TunnelEditorAction.table),
+                    help, everywhere]
         }
     }
 

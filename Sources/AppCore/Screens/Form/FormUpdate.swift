@@ -162,7 +162,7 @@ extension Update {
         case .tags: return "One word per tag, no commas inside."
         case .note: return "A note is plain text."
         case .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: return "Names separated by commas, no spaces."
-        case .jump: return problem.message
+        case .jump, .forwards: return problem.message
         }
     }
 

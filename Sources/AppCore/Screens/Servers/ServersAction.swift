@@ -8,6 +8,7 @@ enum ServersAction: Sendable, Equatable {
     case shell
     case mark, markAll, runOnMarked
     case cycleOrder, toggleGroups, collapse, expand, toggleMouse
+    case tunnels
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -23,6 +24,8 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("t"), .function(8)], .shell, label: "Shell",
                    description: "Open a shell on the selected server (~. leaves it)"),
         KeyBinding([.character("s")], .settings, label: "Settings", description: "Settings"),
+        KeyBinding([.character("u")], .tunnels, label: "Tunnels",
+                   description: "Tunnels: saved port forwards, started, stopped and watched (they keep running)"),
         KeyBinding([.character("x")], .runOnMarked, label: "Run",
                    description: "Run a command on the marked (or selected) servers"),
         KeyBinding([.character(" ")], .mark, label: "Mark", description: "Mark or unmark the selected server"),

@@ -33,6 +33,7 @@ extension Update {
             guard let server = state.selectedServer else { return [] }
             state.show(.form(.server(server)))
         case .settings: state.show(.form(.settings(state.settings)))
+        case .tunnels: showTunnels(&state)
         case .quickConnect: state.show(.form(.quickConnect))
         case .delete:
             guard let server = state.selectedServer else { return [] }
@@ -185,7 +186,7 @@ extension Update {
         state.list.clamp(count: state.listLines)
         if state.list.selected == nil { state.list.selectFirst(count: state.listLines) }
         guard first else { return [] }
-        var effects = startCheck(&state)
+        var effects = startCheck(&state) + autostartTunnels(servers)
         if servers.isEmpty && settings[Update.sshConfigOfferSetting] == nil { effects.append(.work(.findSSHConfigHosts)) }
         if !state.autoconnectDone, !state.settings.autoconnect.isEmpty {
             state.autoconnectDone = true
