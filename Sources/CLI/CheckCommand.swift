@@ -172,8 +172,7 @@ struct CheckEntry {
     /// The jump hosts a connection to the saved server would pass through (empty for a typed host, or when its
     /// connection options cannot be made: a check needs no key, and the direct check then says what it finds).
     func jumps(_ context: ConnectionProfile.Context) -> [ConnectOptions] {
-        guard let server else { return [] }
-        return (try? ConnectionProfile(server: server).options(context: context))?.jumps ?? []
+        server.map { OnlineCheck.Target.jumps(of: $0, context: context) } ?? []
     }
 
     /// Saved servers are one each by name; typed hosts by address.

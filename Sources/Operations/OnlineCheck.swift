@@ -1,6 +1,7 @@
 import Basics
 import Fleet
 import Foundation
+import Inventory
 import Reachability
 import SSH
 import Synchronization
@@ -29,6 +30,14 @@ public struct OnlineCheck: Sendable {
             self.host = host
             self.port = port
             self.jumps = jumps
+        }
+
+        /// The jump hosts a connection to saved `server` would pass through, for its check: empty when it has none,
+        /// or when its connection options cannot be made (a check needs no key; the direct check says what it finds).
+        /// `essh check` and the interface's check both take a saved server's way from here.
+        public static func jumps(of server: Server, context: ConnectionProfile.Context) -> [ConnectOptions] {
+            guard !server.jump.isEmpty else { return [] }
+            return (try? ConnectionProfile(server: server).options(context: context))?.jumps ?? []
         }
     }
 

@@ -29,6 +29,12 @@ final class SessionWorkerTests {
         let notice: ShellNotice?
         private let events = Mutex<[String]>([])
         var log: [String] { events.withLock { $0 } }
+        /// When set, each keepalive waits for a signal after it is logged (a check still running on the queue).
+        var keepaliveGate: DispatchSemaphore? {
+            get { gate.withLock { $0 } }
+            set { gate.withLock { $0 = newValue } }
+        }
+        private let gate = Mutex<DispatchSemaphore?>(nil)
 
         init(output: String = "", exit: CommandExit = CommandExit(status: 0, signal: nil), keepaliveFails: Bool = false,
              shell: Result<ShellMode, SSHError> = .success(.persistent), notice: ShellNotice? = nil) {
@@ -65,6 +71,7 @@ final class SessionWorkerTests {
 
         func keepalive() throws(SSHError) {
             events.withLock { $0.append("keepalive") }
+            gate.withLock { $0 }?.wait()
             if keepaliveFails { throw SSHError(.disconnected, "keepalive", "The server stopped answering.") }
         }
 
@@ -282,11 +289,20 @@ final class SessionWorkerTests {
         posted.wait(until: Self.isConnected)
         #expect(opener.opened.withLock { $0.map(\.keepaliveInterval) } == [7])
         #expect(worker.terminalCommand("sudo true").end == .exited(CommandExit(status: 0, signal: nil)))
-        // Checks asked for while one still waits on the queue are one check.
+        // Checks asked for while one still waits on the queue are one check: with a first check held running,
+        // five more asked meanwhile make one more, whatever the machine's load.
+        let gate = DispatchSemaphore(value: 0)
+        session.keepaliveGate = gate
+        worker.keepalive()
+        let deadline = Date().addingTimeInterval(30)
+        while !session.log.contains("keepalive") && Date() < deadline { usleep(1_000) }
         for _ in 0..<5 { worker.keepalive() }
-        worker.waitUntilIdle(seconds: 5)
+        gate.signal()
+        gate.signal()
+        worker.waitUntilIdle(seconds: 30)
         #expect(session.log.contains("terminal sudo true"))
-        #expect(session.log.filter { $0 == "keepalive" }.count <= 2)
+        #expect(session.log.filter { $0 == "keepalive" }.count == 2)
+        session.keepaliveGate = nil
         worker.disconnect()
         worker.waitUntilIdle(seconds: 5)
         #expect(worker.terminalCommand("top").end == .connectionLost("The session is not connected."))

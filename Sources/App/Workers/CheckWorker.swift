@@ -63,9 +63,8 @@ final class CheckWorker: Sendable {
         let wanted = Set(ids)
         var found: [Int64: [ConnectOptions]] = [:]
         for server in servers where !server.jump.isEmpty {
-            guard let id = server.id, wanted.contains(id),
-                  let options = try? ConnectionProfile(server: server).options(context: context) else { continue }
-            found[id] = options.jumps
+            guard let id = server.id, wanted.contains(id) else { continue }
+            found[id] = OnlineCheck.Target.jumps(of: server, context: context)
         }
         return found
     }
