@@ -29,31 +29,41 @@ public enum ForwardEvent: Sendable, Equatable {
         }
     }
 
-    /// A failed channel open as one connection's sentence: "the server could not connect to db:5432 (connect
-    /// failed)".
+    /// A failed channel open as one connection's sentence: "the server could not connect to db:5432 (connection
+    /// refused); the tunnel stays up.". The reason comes from `ChannelOpenFailure`, the one reader of libssh2's
+    /// channel-open messages.
     static func openFailure(_ error: SSHError, target: String) -> String {
-        let detail = error.detail
-        if detail.contains("(connect failed)") {
-            return "the server could not connect to \(target) (connect failed); the tunnel stays up."
-        }
-        if detail.contains("(administratively prohibited)") {
+        switch ChannelOpenFailure.reason(of: error) {
+        case .connectFailed(let description)?:
+            let why = description.map { $0.lowercased() } ?? "connect failed"
+            return "the server could not connect to \(target) (\(why)); the tunnel stays up."
+        case .administrativelyProhibited?:
             return "the server may not open connections to \(target) (administratively prohibited: its sshd's "
                 + "AllowTcpForwarding or PermitOpen forbids it)."
-        }
-        if detail.contains("(resource shortage)") {
+        case .resourceShortage?:
             return "the server refused another connection to \(target) (resource shortage: too many at once)."
+        case .unknownChannelType?:
+            return "the server does not forward connections at all (unknown channel type)."
+        case nil:
+            if error.kind == .timedOut {
+                return "the server did not get a connection to \(target) in time (no answer from it)."
+            }
+            return "no connection to \(target): \(error.situation)"
         }
-        if error.kind == .timedOut {
-            return "the server did not get a connection to \(target) in time (no answer from it)."
-        }
-        return "no connection to \(target): \(error.situation)"
     }
 
     /// The SOCKS reply for a failed open (RFC 1928 §6).
     static func socksReply(_ error: SSHError) -> SOCKSHandshake.Reply {
-        if error.detail.contains("(connect failed)") { return .connectionRefused }
-        if error.detail.contains("(administratively prohibited)") { return .notAllowed }
-        if error.kind == .timedOut { return .hostUnreachable }
-        return .generalFailure
+        switch ChannelOpenFailure.reason(of: error) {
+        case .connectFailed(let description)?:
+            switch description?.lowercased() {
+            case "connection timed out"?: return .hostUnreachable
+            case "no route to host"?: return .hostUnreachable
+            case "network is unreachable"?: return .networkUnreachable
+            default: return .connectionRefused
+            }
+        case .administrativelyProhibited?: return .notAllowed
+        default: return error.kind == .timedOut ? .hostUnreachable : .generalFailure
+        }
     }
 }

@@ -157,7 +157,7 @@ import TestSupport
                                         timeout: 30)
         #expect(closed.status == 255)
         #expect(closed.out.isEmpty)
-        #expect(closed.err.contains("could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) (connect failed)"),
+        #expect(closed.err.contains("\(s.jump.t1.host):\(s.jump.t1ClosedPort) refused the connection (seen from "),
                 "\(closed.err)")
     }
 }

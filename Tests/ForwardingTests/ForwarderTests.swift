@@ -78,7 +78,7 @@ import SSH
         let closed = try curl(["--socks5-hostname", proxy, "http://\(s.jump.t1.host):\(s.jump.t1ClosedPort)/"])
         #expect(closed.status == 97)
         #expect(log.wait(for: "-D 0: the server could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) "
-                         + "(connect failed); the tunnel stays up."))
+                         + "(connection refused); the tunnel stays up."))
         #expect(try curl(["--socks5-hostname", proxy, url]).out == "hello from t1\n")
         #expect(forwarder.figures.failedConnections == 1)
     }
@@ -207,7 +207,7 @@ import SSH
         close(try connectTCP(host: "127.0.0.1", port: listeningPort(forwarder, 0)))
         #expect(log.wait(for: "(administratively prohibited"))
         close(try connectTCP(host: "127.0.0.1", port: listeningPort(forwarder, 1)))
-        #expect(log.wait(for: "could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) (connect failed)"))
+        #expect(log.wait(for: "could not connect to \(s.jump.t1.host):\(s.jump.t1ClosedPort) (connection refused)"))
     }
 
     @Test func aClosedTargetPortFailsThatConnectionWhileTheTunnelStaysUp() throws {
@@ -225,7 +225,7 @@ import SSH
             close(fd)
         }
         #expect(log.wait(for: "-L 0:\(s.jump.t1.host):\(s.jump.t1ClosedPort): the server could not connect to "
-                         + "\(s.jump.t1.host):\(s.jump.t1ClosedPort) (connect failed); the tunnel stays up."))
+                         + "\(s.jump.t1.host):\(s.jump.t1ClosedPort) (connection refused); the tunnel stays up."))
         #expect(try exchange(port: listeningPort(forwarder, 1), Array("still up".utf8)) == Array("still up".utf8))
         #expect(forwarder.state == .up)
     }
