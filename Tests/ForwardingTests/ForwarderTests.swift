@@ -259,10 +259,9 @@ import SSH
         }
     }
 
-    /// Known open issue (see the report): with the idle relay watching only for the server's close, strace shows the
-    /// relay's thread seeing POLLRDHUP and ending, yet `run` did not return `.lost` within 20 s; before the idle
-    /// change it passed alone and hung in the full suite. Bounded so it can never hang the suite.
-    @Test(.disabled("open: run(until:) misses the relay's end after the bastion is killed; see DECISIONS 2026-11-24"))
+    /// The bastion killed under an idle tunnel: the relay sees the socket's end (POLLRDHUP) and `run` reports the
+    /// session lost. Bounded so it can never hang the suite.
+    @Test
     func aLostSessionEndsRunWithTheReason() throws {
         let s = try TestServers.require()
         let sshd = try NamespaceSSHD(s.jump.b1, servers: s)

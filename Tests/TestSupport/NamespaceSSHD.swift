@@ -86,13 +86,38 @@ public final class NamespaceSSHD: Sendable {
     /// Kills sshd and every process it started (each login's monitor included) with `signal`: SIGKILL plays a
     /// bastion that dies mid-session (its kernel closes the connections), SIGSTOP one that stops answering.
     public func killAll(_ signal: Int32 = SIGKILL) {
-        for p in descendants() + [pid] { kill(p, signal) }
+        send(signal, to: frozen(including: [pid]))
     }
 
     /// Kills only the processes serving logins (sshd keeps listening): every session drops, and a client that
     /// reconnects gets in again.
     public func killSessions(_ signal: Int32 = SIGKILL) {
-        for p in descendants() { kill(p, signal) }
+        send(signal, to: frozen(including: []))
+    }
+
+    private func send(_ signal: Int32, to processes: [pid_t]) {
+        for p in processes { kill(p, signal) }
+        // Stopped, a process keeps any other signal pending until it goes on.
+        if signal != SIGKILL && signal != SIGSTOP { for p in processes { kill(p, SIGCONT) } }
+    }
+
+    /// sshd's processes (`roots` and every descendant), each stopped first: a login's monitor forks the
+    /// post-authentication child right after the login, and a child forked between a look at /proc and its parent's
+    /// death would live on as an orphan still serving the session. Stopped processes fork no more; the look is
+    /// repeated until it finds nothing new.
+    private func frozen(including roots: [pid_t]) -> [pid_t] {
+        var seen: Set<pid_t> = []
+        var quiet = 0
+        for p in roots { kill(p, SIGSTOP) }
+        seen.formUnion(roots)
+        while quiet < 2 {
+            let fresh = Set(descendants()).subtracting(seen)
+            for p in fresh { kill(p, SIGSTOP) }
+            seen.formUnion(fresh)
+            quiet = fresh.isEmpty ? quiet + 1 : 0
+            usleep(20_000)
+        }
+        return Array(seen)
     }
 
     /// The processes below sshd (its per-login monitors call setsid, so a process group does not reach them).
