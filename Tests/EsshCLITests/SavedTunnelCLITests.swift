@@ -75,7 +75,22 @@ import TestSupport
 
         func finish(_ signal: Int32) -> Int32? {
             kill(pid, signal)
-            return ChildProcess.wait(pid, timeout: 10)?.shellStatus
+            if let status = ChildProcess.wait(pid, timeout: 10)?.shellStatus { return status }
+            Issue.record("essh forward did not end within 10 s of signal \(signal); its threads: \(threads())")
+            return nil
+        }
+
+        /// Each thread of the process as name, kernel wait channel and system call (for a run that did not end).
+        private func threads() -> String {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            return tasks.sorted().map { task -> String in
+                let base = "/proc/\(pid)/task/\(task)/"
+                let read = { (name: String) in
+                    ((try? String(contentsOfFile: base + name, encoding: .utf8)) ?? "?")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                return "\(read("comm")) \(read("wchan")) [\(read("syscall").split(separator: " ").first ?? "?")]"
+            }.joined(separator: "; ")
         }
 
         deinit {
