@@ -4,6 +4,7 @@ package enum CommandLineArguments {
     /// not have (`OpenSSHOptions`: `-J`, `-L`, `-o`, …), which `CommandEnding` ends with its sentence and 64.
     package static func prepared(_ args: [String]) throws -> [String] {
         if let proxy = proxyForm(args) { return proxy }
+        if let forward = forwardForm(args) { return forward }
         if let refusal = OpenSSHOptions.refusal(args) { throw refusal }
         return normalised(attachedJump(args))
     }

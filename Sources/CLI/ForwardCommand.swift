@@ -178,3 +178,47 @@ struct ForwardCommand: ParsableCommand {
         if status.state == .up { TerminalOutput.write(safe) } else { TerminalOutput.writeError(safe) }
     }
 }
+
+extension CommandLineArguments {
+    /// `essh [options] -N -L SPEC… DEST` (ssh -N's form: forwards and no command) is `essh forward [options] -L SPEC…
+    /// DEST`. Only before DEST and with at least one -L, -R or -D: anything else keeps the usage sentences.
+    static func forwardForm(_ args: [String]) -> [String]? {
+        let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
+        let letters: Set<String> = ["-L", "-R", "-D"]
+        var i = 0
+        var noCommand = false
+        var forwards = 0
+        var out: [String] = []
+        while i < args.count {
+            let word = args[i]
+            if word == "--" || commands.contains(word) { return nil }
+            if word == "-N" {
+                noCommand = true
+                i += 1
+                continue
+            }
+            if letters.contains(word), i + 1 < args.count {
+                out += [word, args[i + 1]]
+                forwards += 1
+                i += 2
+                continue
+            }
+            if let letter = letters.first(where: { word.hasPrefix($0) && word.count > 2 }) {
+                out += [letter, String(word.dropFirst(2))]
+                forwards += 1
+                i += 1
+                continue
+            }
+            if ConnectionOptions.valueOptions.contains(word), i + 1 < args.count {
+                out += [word, args[i + 1]]
+                i += 2
+                continue
+            }
+            out.append(word)
+            i += 1
+            if !word.hasPrefix("-") { break }
+        }
+        guard noCommand, forwards > 0 else { return nil }
+        return ["forward"] + out + args[min(i, args.count)...]
+    }
+}

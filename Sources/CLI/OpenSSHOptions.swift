@@ -98,13 +98,14 @@ enum OpenSSHOptions {
                 : "dynamic port forwarding, a SOCKS proxy"
             return "-\(letter) (\(what)) is essh forward in eSSH: essh forward DEST -\(letter) "
                 + (letter == "D" ? "[bind:]port" : "[bind:]port:host:hostport")
-                + " (repeatable, with -L, -R and -D together; it runs until Ctrl-C, as ssh -N)."
+                + " (repeatable, with -L, -R and -D together; it runs until Ctrl-C, as ssh -N; essh -N -\(letter) … DEST "
+                + "says the same)."
         case "W":
             return "-W (stdin and stdout joined to a host and port) is essh proxy in eSSH: essh proxy DEST --to "
                 + "host:port (or essh -W host:port DEST)."
         case "N":
             return "-N (no command, only forwarding) is essh forward in eSSH: essh forward DEST -L … (it runs no "
-                + "command and stays until Ctrl-C)."
+                + "command and stays until Ctrl-C); essh -N with -L, -R or -D before DEST runs it."
         case "f":
             return "-f (go to the background) is not supported: eSSH stays in the foreground. Run "
                 + "essh exec -n DEST COMMAND & for a command in the background."

@@ -89,6 +89,23 @@ import TestSupport
         close(fd)
     }
 
+    @Test func sshsNoCommandFormIsEsshForward() throws {
+        let s = try TestServers.require()
+        // ssh -N -L …, the value attached or not, options before DEST.
+        let essh = try Running(connection(s) + ["-N", "-L0:\(s.jump.t1.host):\(s.jump.t1.port)", "-D", "0", b1(s)])
+        let lines = essh.waitForLines(2)
+        #expect(lines.first?.hasPrefix("-L 0:\(s.jump.t1.host):\(s.jump.t1.port): listening on ") == true,
+                "\(lines) \(essh.err)")
+        #expect(lines.last?.hasPrefix("-D 0: SOCKS proxy") == true, "\(lines)")
+        #expect(essh.finish(SIGTERM) == 130)
+        // -N without a forward, and a forward without -N, still say what to type.
+        let alone = try Binary.runEssh(["-N", "db1"])
+        #expect(alone.status == 64 && alone.err.contains("essh -N with -L, -R or -D before DEST runs it"),
+                "\(alone.err)")
+        let shellForm = try Binary.runEssh(["-L", "8080:localhost:80", "db1"])
+        #expect(shellForm.status == 64 && shellForm.err.contains("essh -N -L … DEST says the same"), "\(shellForm.err)")
+    }
+
     @Test func aPortAlreadyInUseEndsWith2AndNamesTheAddress() throws {
         let s = try TestServers.require()
         let taken = try LoopbackListener(.silent)
