@@ -200,7 +200,7 @@ import TestSupport
                 + "note), 2 tunnels added, 1 forward eSSH does not support (left out).\n")
         #expect(r.err.contains("essh: skipped badport: its Port '70000' ("))
         #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): ForwardAgent\n"))
-        #expect(r.err.contains("essh: plain: RemoteForward 1080 (\(dir.file("config")):10): a RemoteForward without "
+        #expect(r.err.contains("essh: plain: RemoteForward 1080 (\(dir.file("config")):11): a RemoteForward without "
                                + "a target is a SOCKS proxy on the server's side"), "\(r.err)")
         #expect(r.err.contains("essh: socks: ProxyCommand nc -X 5 -x proxy:1080 %h %p (\(dir.file("config")):15) is "
                                + "not supported"), "\(r.err)")
