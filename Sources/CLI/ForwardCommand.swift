@@ -22,7 +22,8 @@ struct ForwardCommand: ParsableCommand {
             ClearAllForwardings yes; a Unix-domain socket or a RemoteForward without a target is said and skipped). \
             A bind address left out, or localhost, is every loopback address (127.0.0.1 and ::1 here, when this \
             machine has IPv6, as ssh does; the server's localhost for -R); * is every address of both families; \
-            naming another address lets other machines use the forward, and essh warns about it. -D is a SOCKS5 proxy (and SOCKS4/4a) \
+            naming another address lets other machines use the forward, and essh warns about it. -D is a SOCKS5 \
+            proxy (and SOCKS4/4a) \
             without authentication: point a browser or curl --socks5-hostname at it.
             One line per forward says where it listens (with the port picked for 0) on stdout; a connection that \
             cannot be made (the server cannot reach the target, or may not) is one line on stderr, and the tunnel \

@@ -237,8 +237,8 @@ struct ServersCommand: ParsableCommand {
                 DynamicForward lines become saved tunnels (essh forward NAME starts them), unless \
                 ClearAllForwardings yes applies. What eSSH cannot use is said and left out: other options, another \
                 ProxyCommand, and forwards of Unix-domain sockets or a RemoteForward without a target (those two \
-                kept in the note of a server added). Importing again updates the connection fields and adds new tunnels; \
-                tags, notes and the tunnels saved in eSSH stay.
+                kept in the note of a server added). Importing again updates the connection fields and adds new \
+                tunnels; tags, notes and the tunnels saved in eSSH stay.
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The ssh_config file (default ~/.ssh/config).")

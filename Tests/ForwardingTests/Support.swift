@@ -188,7 +188,9 @@ func withoutIPv6Loopback<T: Sendable>(_ body: @escaping @Sendable () throws -> T
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
         defer { done.signal() }
-        func fail(_ what: String) { result.withLock { $0 = .failure(NamespaceFailure(description: "\(what): errno \(errno)")) } }
+        func fail(_ what: String) {
+            result.withLock { $0 = .failure(NamespaceFailure(description: "\(what): errno \(errno)")) }
+        }
         // unshare(2) is not in Swift's Glibc module; CLONE_NEWNET for this thread only.
         typealias Unshare = @convention(c) (Int32) -> Int32
         guard let symbol = dlsym(nil, "unshare"), unsafeBitCast(symbol, to: Unshare.self)(0x4000_0000) == 0 else {

@@ -251,7 +251,8 @@ private final class CountingSource: SSHConfigSource, Sendable {
         #expect(hosts["db"]?.forwards.first?.kind == .local && hosts["db"]?.forwards.first?.arguments == [
             "5432", "localhost:5432",
         ])
-        #expect(hosts["web"]?.forwards.map(\.text) == ["DynamicForward localhost:1080", "LocalForward [::1]:8080 [fd00::5]:80"])
+        #expect(hosts["web"]?.forwards.map(\.text) == ["DynamicForward localhost:1080",
+                                                       "LocalForward [::1]:8080 [fd00::5]:80"])
         #expect(hosts["quiet"]?.forwards == [])
         #expect(hosts["quiet"]?.forwardsClearedBy == SSHConfigLocation(file: "/home/u/.ssh/config", line: 9))
         #expect(hosts["loud"]?.forwards.map(\.text) == ["RemoteForward 2000"])

@@ -133,7 +133,8 @@ private struct Files: SSHConfigSource {
         let text = "Host tun\n    LocalForward 8080 db:80\nHost lab1\n    DynamicForward 1080\n"
         let tun = try resolve("me@tun", config: text)
         #expect(tun.sshConfig?.forwards.map(\.text) == ["LocalForward 8080 db:80"])
-        #expect(tun.origin == "not a saved server or a Host in ~/.ssh/config", "forward lines are not connection values")
+        #expect(tun.origin == "not a saved server or a Host in ~/.ssh/config",
+                "forward lines are not connection values")
         let saved = Server(name: "lab1", host: "192.0.2.1", port: 22, user: "ops", auth: .agent)
         #expect(try resolve("lab1", saved: [saved], config: text).sshConfig == nil)
     }
@@ -169,7 +170,8 @@ private struct Files: SSHConfigSource {
             eSSH does not support (DynamicForward is one here) (not imported)
             """)
         #expect(drafts["web"]?.forwards == ["L:8080:localhost:80"])
-        #expect(drafts["web"]?.note.hasPrefix("ProxyCommand nc -X 5") == true && drafts["web"]?.note.contains(";") == false)
+        #expect(drafts["web"]?.note.hasPrefix("ProxyCommand nc -X 5") == true)
+        #expect(drafts["web"]?.note.contains(";") == false)
         #expect(drafts["quiet"]?.forwards == [] && drafts["quiet"]?.note == "")
 
         let inventory = try Inventory()
