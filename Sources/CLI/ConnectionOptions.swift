@@ -20,6 +20,9 @@ struct ResolvedConnection {
     var notes: [String] = []
     /// Whether DEST came from ssh_config.
     var fromSSHConfig = false
+    /// What ssh_config says about DEST's host, when DEST named no saved server (its forward lines, for
+    /// `essh forward`).
+    var sshConfig: SSHConfigLookup?
 
     /// Records a finished command in the saved server's history (no-op for unsaved hosts).
     func recordCommand(_ command: String, exitStatus: Int?) {
@@ -151,7 +154,8 @@ struct ConnectionOptions: ParsableArguments {
                                   prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive,
                                                              hops: TerminalPrompter.hops(of: options)),
                                   server: saved, inventory: inventory, missingDatabase: missingDatabase,
-                                  origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig)
+                                  origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig,
+                                  sshConfig: resolution.sshConfig)
     }
 
     /// The machine as connecting sees it, with jump hosts looked up among the saved servers (`DatabaseOptions`).

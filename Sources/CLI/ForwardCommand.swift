@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Forwarding
 import Foundation
+import Inventory
 import Operations
 import SSH
 import TextWidth
@@ -15,9 +16,14 @@ struct ForwardCommand: ParsableCommand {
             DEST is a saved server's name, a Host of ~/.ssh/config, or [user@]host[:port], as for essh exec. \
             -L, -R and -D take OpenSSH's forms and may be repeated. Without them, a saved server's tunnels start \
             (essh servers edit NAME --forward L:5432:localhost:5432), each over a session of its own, and each comes \
-            back after its session drops (reconnecting in 1, 2, 4 … up to 60 s); one line per change of state. A bind address left out \
-            is loopback (127.0.0.1 here; the server's localhost for -R); naming another address (or * for every \
-            one) lets other machines use the forward, and essh warns about it. -D is a SOCKS5 proxy (and SOCKS4/4a) \
+            back after its session drops (reconnecting in 1, 2, 4 … up to 60 s); one line per change of state. For \
+            a DEST that is no saved server, without -L, -R and -D, the LocalForward, RemoteForward and \
+            DynamicForward lines ~/.ssh/config gives its host start, as with ssh -N DEST (none after \
+            ClearAllForwardings yes; a Unix-domain socket or a RemoteForward without a target is said and skipped). \
+            A bind address left out, or localhost, is every loopback address (127.0.0.1 and ::1 here, when this \
+            machine has IPv6, as ssh does; the server's localhost for -R); * is every address of both families; \
+            naming another address lets other machines use the forward, and essh warns about it. -D is a SOCKS5 \
+            proxy (and SOCKS4/4a) \
             without authentication: point a browser or curl --socks5-hostname at it.
             One line per forward says where it listens (with the port picked for 0) on stdout; a connection that \
             cannot be made (the server cannot reach the target, or may not) is one line on stderr, and the tunnel \
@@ -91,8 +97,12 @@ struct ForwardCommand: ParsableCommand {
     }
 
     func run() throws {
-        let forwards = try specs()
-        if forwards.isEmpty { return try runSaved() }
+        var forwards = try specs()
+        if forwards.isEmpty {
+            let target = try connection.resolve(dest)
+            if let server = target.server { return try runSaved(server, target) }
+            forwards = try Self.sshConfigForwards(of: dest, target.sshConfig)
+        }
         try connection.withSession(dest, adjust: { $0.keepaliveInterval = keepalive }) { session, target, cancel, _ in
             target.recordConnection()
             let forwarder = try Forwarder(session: session, forwards: forwards, name: dest, openTimeout: openTimeout) {
@@ -119,14 +129,36 @@ struct ForwardCommand: ParsableCommand {
         }
     }
 
-    /// `essh forward NAME` alone: the saved server's tunnels, kept up by a `TunnelSupervisor` until Ctrl-C.
-    func runSaved() throws {
-        let target = try connection.resolve(dest)
-        guard let server = target.server else {
-            throw CommandFailure(.usage, "Give at least one forward: -L [bind:]port:host:hostport, -R "
-                                 + "[bind:]port:host:hostport or -D [bind:]port (\(dest) is no saved server, so it "
-                                 + "has no saved tunnels).")
+    /// `essh forward HOST` alone, HOST no saved server: the forward lines ssh_config gives it, as `ssh -N HOST` sets
+    /// them up (`SSHConfigForwards`, the rule the import follows); each line eSSH cannot set up is a warning.
+    static func sshConfigForwards(of dest: String, _ lookup: SSHConfigLookup?) throws -> [ForwardSpec] {
+        let home = ConnectionProfile.Context().home
+        let reading = SSHConfigForwards.read(lookup?.forwards ?? [])
+        for refused in reading.refused {
+            TerminalOutput.writeError(TextSanitizer.sanitize(
+                "essh: warning: \(refused.line.location.text(home: home)): \(refused.line.text): \(refused.reason); "
+                    + "skipped\n", policy: .visible))
         }
+        var specs: [ForwardSpec] = []
+        do throws(ForwardError) {
+            specs = try reading.saved.map { text throws(ForwardError) in try ForwardSpecParser.parseSaved(text) }
+        } catch {
+            throw CommandFailure(.badInput, error.message)
+        }
+        if specs.isEmpty {
+            let why = lookup?.forwardsClearedBy.map { "ClearAllForwardings yes (\($0.text(home: home))) clears the "
+                + "forwards ~/.ssh/config gives it" }
+                ?? (reading.refused.isEmpty ? "~/.ssh/config gives it no LocalForward, RemoteForward or DynamicForward"
+                    : "eSSH can set up none of the forwards ~/.ssh/config gives it")
+            throw CommandFailure(.usage, "Give at least one forward: -L [bind:]port:host:hostport, -R "
+                                 + "[bind:]port:host:hostport or -D [bind:]port (\(dest) is no saved server, and "
+                                 + "\(why)).")
+        }
+        return specs
+    }
+
+    /// `essh forward NAME` alone: the saved server's tunnels, kept up by a `TunnelSupervisor` until Ctrl-C.
+    func runSaved(_ server: Server, _ target: ResolvedConnection) throws {
         if server.forwards.isEmpty {
             throw CommandFailure(.badInput, "\(server.name) has no saved tunnels: save one with essh servers edit "
                                  + "\(server.name) --forward L:5432:localhost:5432, or give -L, -R or -D.")

@@ -230,7 +230,16 @@ struct ServersCommand: ParsableCommand {
     struct ImportSSHConfig: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import-ssh-config",
-            abstract: "Save the hosts of an OpenSSH client config (read only; importing again updates).")
+            abstract: "Save the hosts of an OpenSSH client config (read only; importing again updates).",
+            discussion: """
+                Each Host's HostName, User, Port, first IdentityFile, ProxyJump (or ProxyCommand ssh -W %h:%p HOST), \
+                KexAlgorithms, HostKeyAlgorithms, Ciphers and MACs are saved; its LocalForward, RemoteForward and \
+                DynamicForward lines become saved tunnels (essh forward NAME starts them), unless \
+                ClearAllForwardings yes applies. What eSSH cannot use is said and left out: other options, another \
+                ProxyCommand, and forwards of Unix-domain sockets or a RemoteForward without a target (those two \
+                kept in the note of a server added). Importing again updates the connection fields and adds new \
+                tunnels; tags, notes and the tunnels saved in eSSH stay.
+                """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The ssh_config file (default ~/.ssh/config).")
         var file: String?
@@ -249,6 +258,9 @@ struct ServersCommand: ParsableCommand {
                 TerminalOutput.writeError("essh: \(host.alias): \(host.unsupportedProxy ?? "") is not supported (only "
                                           + "ProxyJump and ProxyCommand ssh -W %h:%p HOST are); saved without it, the "
                                           + "command kept in its note: give it --jump, or use ssh for it\n")
+            }
+            for line in outcome.refusedForwards {
+                TerminalOutput.writeError("essh: \(line); left out (a server added now keeps the line in its note)\n")
             }
             TerminalOutput.write("Imported \(path): \(outcome.counts).\n")
         }

@@ -1,6 +1,6 @@
 /// One port forward as OpenSSH writes it: `-L [bind:]port:host:hostport`, `-R [bind:]port:host:hostport`,
-/// `-D [bind:]port`. IPv6 addresses go in brackets (`[::1]:8080:[fd00::5]:80`). A bind left out is loopback; an
-/// empty bind or `*` is every address. Parsing does no I/O (names are resolved when the forward starts).
+/// `-D [bind:]port`. IPv6 addresses go in brackets (`[::1]:8080:[fd00::5]:80`). A bind left out is loopback (both
+/// families); an empty bind or `*` is every address. Parsing does no I/O (names are resolved when the forward starts).
 public struct ForwardSpec: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
         /// A local port; each connection to it becomes a channel to host:hostport, opened by the server.
@@ -51,11 +51,13 @@ public struct ForwardSpec: Sendable, Equatable, CustomStringConvertible {
         return lowered == "localhost" || lowered == "::1" || lowered.hasPrefix("127.")
     }
 
-    /// The address to bind here (-L, -D): loopback unless one was named; `*` or empty is every IPv4 address.
-    public var localBindHost: String {
-        guard let bind = bindAddress else { return "127.0.0.1" }
-        if bind.isEmpty { return "0.0.0.0" }
-        return bind.lowercased() == "localhost" ? "127.0.0.1" : bind
+    /// The addresses to bind here (-L, -D), as ssh binds them: a bind left out or `localhost` is every loopback
+    /// address (127.0.0.1 and ::1, so a client trying `localhost`'s IPv6 address first finds the forward), `*` or
+    /// empty every address of both families; another is the one named. The first must bind; the others wherever
+    /// this machine has their family (`TCPSocket.listen`).
+    public var localBindHosts: [String] {
+        guard let bind = bindAddress, bind.lowercased() != "localhost" else { return ["127.0.0.1", "::1"] }
+        return bind.isEmpty ? ["0.0.0.0", "::"] : [bind]
     }
 
     /// The address the server is asked to listen on (-R), as ssh asks: "localhost" unless one was named, "" for
@@ -80,6 +82,11 @@ public struct ForwardSpec: Sendable, Equatable, CustomStringConvertible {
 
     /// `host:port`, with brackets around an IPv6 address.
     public static func address(_ host: String, _ port: Int) -> String { "\(bracketed(host)):\(port)" }
+
+    /// Several addresses at one port, as the listening line names them: `127.0.0.1:8080 and [::1]:8080`.
+    public static func addresses(_ hosts: [String], _ port: Int) -> String {
+        hosts.map { address($0, port) }.joined(separator: " and ")
+    }
 
     static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 }

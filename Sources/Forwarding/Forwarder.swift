@@ -104,9 +104,10 @@ public final class Forwarder: Sendable {
             var listeners: [AcceptLoop.Listener] = []
             do throws(ForwardError) {
                 for spec in forwards where spec.kind != .remote {
-                    let (fd, port) = try TCPSocket.listen(host: spec.localBindHost, port: spec.bindPort, for: spec)
-                    listeners.append(AcceptLoop.Listener(fd: fd, spec: spec))
-                    announce(.listening(spec, address: ForwardSpec.address(spec.localBindHost, port), through: name))
+                    // Every loopback address for a bind left out (ssh's rule), each its own listener.
+                    let bound = try TCPSocket.listen(on: spec.localBindHosts, port: spec.bindPort, for: spec)
+                    listeners += bound.fds.map { AcceptLoop.Listener(fd: $0, spec: spec) }
+                    announce(.listening(spec, address: ForwardSpec.addresses(bound.hosts, bound.port), through: name))
                 }
                 for spec in forwards where spec.kind == .remote {
                     let forward: RemoteForward

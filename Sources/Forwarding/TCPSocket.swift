@@ -2,15 +2,64 @@ import Foundation
 
 /// The few socket calls forwarding makes here: a listening socket for -L and -D, a connect for -R's local end.
 enum TCPSocket {
-    /// A non-blocking listening socket on `host:port` (an address or a name; port 0: any free port) and the port it
-    /// got. The sentence names the address: "127.0.0.1:8080 is already in use".
-    static func listen(host: String, port: Int, for spec: ForwardSpec) throws(ForwardError) -> (fd: Int32, port: Int) {
-        let spot = ForwardSpec.address(host, port)
+    /// What `listen` bound: one socket per address, all at one port.
+    struct Bound {
+        var fds: [Int32] = []
+        /// The addresses bound, in order (those this machine lacks left out).
+        var hosts: [String] = []
+        var port: Int
+    }
+
+    /// Errors that say this machine has no such address family (no IPv6 stack, or IPv6 off on loopback).
+    static let familyMissing: Set<Int32> = [EAFNOSUPPORT, EPROTONOSUPPORT, EADDRNOTAVAIL]
+
+    /// Non-blocking listening sockets on each of `hosts` (addresses or names) at `port`; port 0: any free port, the
+    /// one the first socket got for the others too (as ssh does). The first host must bind; another is left out when
+    /// this machine lacks its family, but a port in use there fails as it would for the first (all or nothing: a
+    /// client of `localhost:PORT` must not reach another program on ::1). The sentence names the address:
+    /// "127.0.0.1:8080 is already in use".
+    static func listen(on hosts: [String], port: Int, for spec: ForwardSpec) throws(ForwardError) -> Bound {
+        // Port 0: the port picked for the first address may be taken on another; a few fresh picks.
+        var attempts = port == 0 ? 5 : 1
+        while true {
+            attempts -= 1
+            var bound = Bound(port: port)
+            var failure: (host: String, miss: Miss)?
+            for (index, host) in hosts.enumerated() {
+                switch open(host, port: bound.port) {
+                case .success(let socket):
+                    bound.fds.append(socket.fd)
+                    bound.hosts.append(host)
+                    bound.port = socket.port
+                case .failure(.resolve) where index > 0:
+                    continue
+                case .failure(.errno(let code)) where index > 0 && familyMissing.contains(code):
+                    continue
+                case .failure(let miss):
+                    failure = (host, miss)
+                }
+                if failure != nil { break }
+            }
+            guard let failure else { return bound }
+            for fd in bound.fds { close(fd) }
+            if case .errno(EADDRINUSE) = failure.miss, port == 0, !bound.fds.isEmpty, attempts > 0 { continue }
+            throw error(failure.miss, host: failure.host, port: bound.port, spec: spec)
+        }
+    }
+
+    /// Why one address could not be listened on.
+    enum Miss: Error {
+        case errno(Int32)
+        case resolve(String)
+    }
+
+    /// One listening socket on `host:port`, trying each address the name has, and the port it got.
+    private static func open(_ host: String, port: Int) -> Result<(fd: Int32, port: Int), Miss> {
         let addresses: [Address]
         do throws(ForwardError) {
             addresses = try resolve(host, port: port, passive: true)
         } catch {
-            throw ForwardError(.bind, "\(spec): cannot listen on \(spot): \(error.message)")
+            return .failure(.resolve(error.message))
         }
         var lastErrno: Int32 = 0
         for address in addresses {
@@ -22,6 +71,7 @@ enum TCPSocket {
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
             if address.family == AF_INET6 {
+                // :: and 0.0.0.0 (and ::1 beside 127.0.0.1) are two sockets, not one that takes both.
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
             }
             let bound = address.storage.withUnsafeBytes {
@@ -33,20 +83,28 @@ enum TCPSocket {
                 continue
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            return (fd, localPort(fd) ?? port)
+            return .success((fd, localPort(fd) ?? port))
         }
-        switch lastErrno {
-        case EADDRINUSE:
-            throw ForwardError(.portInUse, "\(spec): \(spot) is already in use (another program listens there; "
-                               + "pick another port, or stop that program).")
-        case EACCES:
-            throw ForwardError(.bind, "\(spec): listening on \(spot) needs root (ports below 1024); pick a port "
-                               + "from 1024 up.")
-        case EADDRNOTAVAIL:
-            throw ForwardError(.bind, "\(spec): \(host) is not an address of this machine, so nothing can listen "
-                               + "on \(spot).")
-        default:
-            throw ForwardError(.bind, "\(spec): cannot listen on \(spot) (\(String(cString: strerror(lastErrno)))).")
+        return .failure(.errno(lastErrno))
+    }
+
+    /// A miss as the forward's sentence.
+    private static func error(_ miss: Miss, host: String, port: Int, spec: ForwardSpec) -> ForwardError {
+        let spot = ForwardSpec.address(host, port)
+        switch miss {
+        case .resolve(let why):
+            return ForwardError(.bind, "\(spec): cannot listen on \(spot): \(why)")
+        case .errno(EADDRINUSE):
+            return ForwardError(.portInUse, "\(spec): \(spot) is already in use (another program listens there; "
+                                + "pick another port, or stop that program).")
+        case .errno(EACCES):
+            return ForwardError(.bind, "\(spec): listening on \(spot) needs root (ports below 1024); pick a port "
+                                + "from 1024 up.")
+        case .errno(EADDRNOTAVAIL):
+            return ForwardError(.bind, "\(spec): \(host) is not an address of this machine, so nothing can listen "
+                                + "on \(spot).")
+        case .errno(let code):
+            return ForwardError(.bind, "\(spec): cannot listen on \(spot) (\(String(cString: strerror(code)))).")
         }
     }
 

@@ -102,8 +102,9 @@ extension Inventory {
     }
 
     /// Adds the servers whose names are new and updates the connection fields (host, port, user, key, jump hosts, algorithm
-    /// lists) of those already saved, in one transaction; tags, notes and OS of saved servers are kept. Invalid
-    /// drafts are skipped and listed in the summary with the reason.
+    /// lists) of those already saved, in one transaction; tags, notes and OS of saved servers are kept, and so are
+    /// their saved tunnels, the draft's new ones added after them (a tunnel saved in eSSH is never lost to an import).
+    /// Invalid drafts are skipped and listed in the summary with the reason.
     public func importServers(_ drafts: [ServerDraft], at date: Date = Date()) throws(InventoryError) -> ImportSummary {
         try write { db in
             var summary = ImportSummary()
@@ -122,6 +123,8 @@ extension Inventory {
                     old.user = incoming.user
                     old.algorithms = incoming.algorithms
                     old.jump = incoming.jump
+                    let newTunnels = incoming.forwards.filter { !old.forwards.contains($0) }
+                    old.forwards += newTunnels
                     if incoming.keyPath != nil || old.auth == .key {
                         old.auth = incoming.auth
                         old.keyPath = incoming.keyPath
@@ -132,11 +135,13 @@ extension Inventory {
                         old.updatedAt = date.databasePrecision
                         try old.update(db)
                         summary.updated.append(draft.name)
+                        summary.tunnels += newTunnels.count
                     }
                 } else {
                     var server = incoming
                     try server.insert(db)
                     summary.added.append(draft.name)
+                    summary.tunnels += server.forwards.count
                 }
             }
             return summary
@@ -160,4 +165,6 @@ public struct ImportSummary: Sendable, Equatable {
     public var unchanged: [String] = []
     /// Entries not saved, as "name: why".
     public var skipped: [String] = []
+    /// Saved tunnels that came in: those of the servers added, and those new to the servers updated.
+    public var tunnels = 0
 }

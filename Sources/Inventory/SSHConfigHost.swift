@@ -13,7 +13,7 @@ public struct SSHConfigHost: Sendable, Equatable {
     public var identityFile: String?
     /// `KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`, `MACs`, as written (eSSH reads OpenSSH's syntax).
     public var algorithms: AlgorithmChoices
-    /// The keywords that apply to this host and eSSH does not use (`LocalForward`, `ForwardAgent`, …), each once,
+    /// The keywords that apply to this host and eSSH does not use (`ForwardAgent`, `LocalCommand`, …), each once,
     /// as first written: the host is imported, but these do nothing in eSSH.
     public var unusedOptions: [String]
     /// `ProxyJump` as written, or the chain a `ProxyCommand ssh -W %h:%p HOST` stands for (`SSHConfigProxy`); nil
@@ -22,11 +22,17 @@ public struct SSHConfigHost: Sendable, Equatable {
     /// A `ProxyCommand` eSSH does not run, with its line ("ProxyCommand nc -X 5 … (file:line)"): the host is saved
     /// without it, the command kept in its note.
     public var unsupportedProxy: String?
+    /// The `LocalForward`, `RemoteForward` and `DynamicForward` lines that apply, in order; none when the first
+    /// `ClearAllForwardings` obtained says yes (`forwardsClearedBy` is its line).
+    public var forwards: [SSHConfigForward]
+    /// The `ClearAllForwardings yes` line that cleared this host's forward lines, if one did.
+    public var forwardsClearedBy: SSHConfigLocation?
 
     /// A host.
     public init(alias: String, hostName: String? = nil, user: String? = nil, port: Int? = nil,
                 identityFile: String? = nil, algorithms: AlgorithmChoices = AlgorithmChoices(),
-                unusedOptions: [String] = [], jump: String? = nil, unsupportedProxy: String? = nil) {
+                unusedOptions: [String] = [], jump: String? = nil, unsupportedProxy: String? = nil,
+                forwards: [SSHConfigForward] = [], forwardsClearedBy: SSHConfigLocation? = nil) {
         self.alias = alias
         self.hostName = hostName
         self.user = user
@@ -36,5 +42,7 @@ public struct SSHConfigHost: Sendable, Equatable {
         self.unusedOptions = unusedOptions
         self.jump = jump
         self.unsupportedProxy = unsupportedProxy
+        self.forwards = forwards
+        self.forwardsClearedBy = forwardsClearedBy
     }
 }

@@ -65,6 +65,11 @@ public struct SSHConfigLookup: Sendable, Equatable {
     public var proxy: Value?
     /// `KexAlgorithms`, `HostKeyAlgorithms`, `Ciphers`, `MACs`, as written.
     public var algorithms = AlgorithmChoices()
+    /// The `LocalForward`, `RemoteForward` and `DynamicForward` lines that apply, in order (what `ssh -N NAME` would
+    /// set up); none when the first `ClearAllForwardings` obtained says yes.
+    public var forwards: [SSHConfigForward] = []
+    /// The `ClearAllForwardings yes` line that cleared the forward lines, if one did.
+    public var forwardsClearedBy: SSHConfigLocation?
     /// The `Host` and `Match` lines whose blocks gave a value, in the order they did (lines before any Host line
     /// are their own).
     public var blocks: [SSHConfigLocation] = []
@@ -96,7 +101,7 @@ public struct SSHConfigLookup: Sendable, Equatable {
         return proxy
     }
 
-    /// Whether ssh_config gave `name` anything eSSH uses.
+    /// Whether ssh_config gave `name` anything eSSH uses to connect (forward lines are `essh forward`'s alone).
     public var isEmpty: Bool {
         hostName == nil && user == nil && port == nil && identityFiles.isEmpty && proxy == nil && algorithms.isEmpty
     }

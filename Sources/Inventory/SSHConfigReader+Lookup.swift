@@ -50,6 +50,7 @@ extension SSHConfigReader {
         var matchResults: [Int: Bool] = [:]
         var proxyDecided = false
         var identityFiles: [(String, SSHConfigLocation)] = []
+        var forwards = SSHConfigForwardLines()
         let lowered = name.lowercased()
 
         for index in candidates {
@@ -76,6 +77,11 @@ extension SSHConfigReader {
             default: break
             }
             guard let first = directive.arguments.first else { continue }
+            if forwards.take(directive.keyword, directive.arguments, location: location) {
+                let block = SSHConfigLocation(condition.block) ?? location
+                if !found.blocks.contains(block) { found.blocks.append(block) }
+                continue
+            }
             let value = { (keyword: String, text: String) in
                 SSHConfigLookup.Value(keyword: keyword, text: text, location: location)
             }
@@ -102,6 +108,8 @@ extension SSHConfigReader {
                 if !found.blocks.contains(block) { found.blocks.append(block) }
             }
         }
+        found.forwards = forwards.result
+        found.forwardsClearedBy = forwards.clearedBy
         // IdentityFile's tokens stand for the final values, as OpenSSH expands them once the files are read.
         let host = found.hostName?.text ?? name
         let tokens: [Character: String] = [

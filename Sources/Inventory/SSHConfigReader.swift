@@ -6,7 +6,9 @@ import Foundation
 /// ~/.ssh, conditional inside a Host block), comments, `keyword=value`, quotes; skips `Match` blocks and
 /// wildcard-only patterns. Nothing is dropped unsaid: a host with a bad `Port` is skipped with the reason, a
 /// `ProxyCommand` other than `ssh -W %h:%p HOST` is kept as `unsupportedProxy`, and the options eSSH does not use are
-/// listed per host. `ProxyJump` (and `ssh -W`) become the host's jump chain.
+/// listed per host. `ProxyJump` (and `ssh -W`) become the host's jump chain; `LocalForward`, `RemoteForward` and
+/// `DynamicForward` lines are collected (Operations reads them into saved tunnels), `ClearAllForwardings yes` clearing
+/// them.
 public struct SSHConfigReader: Sendable {
     /// The result: hosts in the order their aliases first appear, the hosts skipped, and warnings about lines that
     /// were skipped.
@@ -32,10 +34,11 @@ public struct SSHConfigReader: Sendable {
         }
     }
 
-    /// The keywords eSSH reads (the first four apply, the last four are the algorithm lists); every other keyword
-    /// that applies to a host is one eSSH does not use, and is listed with the host.
+    /// The keywords eSSH reads (the first four apply, then the algorithm lists, then the forwards); every other
+    /// keyword that applies to a host is one eSSH does not use, and is listed with the host.
     static let usedKeywords: Set<String> = [
         "hostname", "user", "port", "identityfile", "kexalgorithms", "hostkeyalgorithms", "ciphers", "macs",
+        "localforward", "remoteforward", "dynamicforward", "clearallforwardings",
     ]
 
     /// A line applies when every pattern list in `patternSets` matches the alias; never inside a Match block.
@@ -259,8 +262,11 @@ public struct SSHConfigReader: Sendable {
         var unused: [String] = []
         var seenUnused = Set<String>()
         var identities = 0
+        var forwards = SSHConfigForwardLines()
         for directive in directives where Self.matches(alias, directive.condition) {
             guard let value = directive.arguments.first else { continue }
+            let location = SSHConfigLocation(directive.location) ?? SSHConfigLocation(file: directive.location, line: 0)
+            if forwards.take(directive.keyword, directive.arguments, location: location) { continue }
             switch directive.keyword {
             case "hostname" where hostName == nil: hostName = value
             case "user" where user == nil: user = value
@@ -313,7 +319,8 @@ public struct SSHConfigReader: Sendable {
         let identityFile = identity.map { PathExpansion.expandTilde(expand($0, tokens: tokens), home: home) }
         return .success(SSHConfigHost(alias: alias, hostName: expandedHost, user: user, port: port,
                                       identityFile: identityFile, algorithms: algorithms, unusedOptions: unused,
-                                      jump: jump, unsupportedProxy: unsupportedProxy))
+                                      jump: jump, unsupportedProxy: unsupportedProxy, forwards: forwards.result,
+                                      forwardsClearedBy: forwards.clearedBy))
     }
 
     /// C0 controls but tab, DEL and C1 controls.

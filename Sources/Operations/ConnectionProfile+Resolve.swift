@@ -18,13 +18,18 @@ extension ConnectionProfile {
         /// More, one sentence each: the values ssh_config gave and their lines, what was skipped there (IdentityFiles
         /// that do not exist, algorithm lists, Match blocks eSSH does not evaluate), a Host the saved server hides.
         public var notes: [String]
+        /// What ssh_config said about the typed host, when it was read for it (not for a saved server): its forward
+        /// lines are what `essh forward HOST` alone sets up, as `ssh -N HOST` does.
+        public var sshConfig: SSHConfigLookup?
 
         /// A resolution.
-        public init(profile: ConnectionProfile, destination: Destination?, origin: String, notes: [String]) {
+        public init(profile: ConnectionProfile, destination: Destination?, origin: String, notes: [String],
+                    sshConfig: SSHConfigLookup? = nil) {
             self.profile = profile
             self.destination = destination
             self.origin = origin
             self.notes = notes
+            self.sshConfig = sshConfig
         }
     }
 
@@ -64,7 +69,8 @@ extension ConnectionProfile {
         let lookup = try reader.lookup(destination.host, path: path)
         guard let found = lookup, !found.isEmpty else {
             return Resolution(profile: profile, destination: destination,
-                              origin: "not a saved server or a Host in \(shownPath)", notes: lookup?.notes ?? [])
+                              origin: "not a saved server or a Host in \(shownPath)", notes: lookup?.notes ?? [],
+                              sshConfig: lookup)
         }
         var notes = found.valueLines(home: home).map { "\(shownPath) gives " + $0 + "." }
         if let hostName = found.hostName { profile.host = hostName.text }
@@ -95,6 +101,6 @@ extension ConnectionProfile {
         let origin = found.blocks.first ?? SSHConfigLocation(file: path, line: 0)
         profile.origin = .sshConfig(alias: destination.host, origin)
         return Resolution(profile: profile, destination: destination, origin: "from \(origin.text(home: home))",
-                          notes: notes + found.notes)
+                          notes: notes + found.notes, sshConfig: found)
     }
 }

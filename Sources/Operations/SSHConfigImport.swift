@@ -5,6 +5,8 @@ import Inventory
 /// offer alike: each concrete Host as `SSHConfigHost.draft` (with its jump chain from `ProxyJump` or
 /// `ProxyCommand ssh -W %h:%p HOST`), except the hosts the reader skips (a bad Port), each with the reason; and what
 /// the saving did, counted the same way for both — hosts whose other ProxyCommand was kept in the note among them.
+/// `LocalForward`, `RemoteForward` and `DynamicForward` become the server's saved tunnels (`SSHConfigForwards`, the
+/// rule `--forward` follows); a forward line eSSH cannot set up is said and kept in the note.
 public enum SSHConfigImport {
     /// What an import would save, and what it leaves out.
     public struct Plan: Sendable, Equatable {
@@ -16,7 +18,7 @@ public enum SSHConfigImport {
         public var warnings: [String]
 
         /// The servers to save.
-        public var drafts: [ServerDraft] { hosts.map(\.draft) }
+        public var drafts: [ServerDraft] { hosts.map(SSHConfigImport.draft) }
     }
 
     /// What saving a plan did.
@@ -29,6 +31,9 @@ public enum SSHConfigImport {
         public var partly: [SSHConfigHost]
         /// The saved hosts with a ProxyCommand eSSH does not run (kept in their note; saved without it).
         public var unsupportedProxies: [SSHConfigHost] = []
+        /// The forward lines of saved hosts that eSSH does not set up (a server added keeps them in its note), as
+        /// "alias: line (file:line): why".
+        public var refusedForwards: [String] = []
 
         /// "3 added, 0 updated, 0 unchanged, 2 skipped, 2 with options eSSH does not use": the counts both front
         /// ends print.
@@ -38,6 +43,9 @@ public enum SSHConfigImport {
                 + (partly.isEmpty ? "" : ", \(partly.count) with options eSSH does not use")
                 + (unsupportedProxies.isEmpty ? ""
                     : ", \(unsupportedProxies.count) with a ProxyCommand eSSH does not support (kept in the note)")
+                + (summary.tunnels == 0 ? "" : ", \(CountText.text(summary.tunnels, "tunnel")) added")
+                + (refusedForwards.isEmpty ? ""
+                    : ", \(CountText.text(refusedForwards.count, "forward")) eSSH does not support (left out)")
         }
     }
 
@@ -48,12 +56,26 @@ public enum SSHConfigImport {
                     warnings: result.warnings)
     }
 
+    /// The server to save for `host`: `SSHConfigHost.draft`, with its forward lines as saved tunnels and the lines
+    /// eSSH cannot set up kept in its note (after an unsupported ProxyCommand's).
+    public static func draft(_ host: SSHConfigHost) -> ServerDraft {
+        var draft = host.draft
+        let reading = SSHConfigForwards.read(host.forwards)
+        draft.forwards = reading.saved
+        let kept = reading.refused.map { $0.text + " (not imported)" }
+        draft.note = ([draft.note].filter { !$0.isEmpty } + kept).joined(separator: "; ")
+        return draft
+    }
+
     /// Saves `plan`'s hosts (`Inventory.importServers`: new names added, saved ones updated, in one transaction).
     public static func save(_ plan: Plan, into inventory: Inventory) throws(InventoryError) -> Outcome {
         let summary = try inventory.importServers(plan.drafts)
         let saved = Set(summary.added + summary.updated + summary.unchanged)
         return Outcome(summary: summary, skipped: plan.skipped + summary.skipped,
                        partly: plan.hosts.filter { saved.contains($0.alias) && !$0.unusedOptions.isEmpty },
-                       unsupportedProxies: plan.hosts.filter { saved.contains($0.alias) && $0.unsupportedProxy != nil })
+                       unsupportedProxies: plan.hosts.filter { saved.contains($0.alias) && $0.unsupportedProxy != nil },
+                       refusedForwards: plan.hosts.filter { saved.contains($0.alias) }.flatMap { host in
+                           SSHConfigForwards.read(host.forwards).refused.map { "\(host.alias): \($0.text)" }
+                       })
     }
 }

@@ -141,10 +141,76 @@ import TestSupport
     @Test func aNonLoopbackBindIsWarnedAbout() throws {
         let s = try TestServers.require()
         let essh = try Running(["forward"] + connection(s) + [b1(s), "-D", "*:0"])
-        #expect(essh.waitForLines(1).first?.hasPrefix("-D *:0: SOCKS proxy (SOCKS5, SOCKS4a) on 0.0.0.0:") == true)
+        // Every address of both families, at one port.
+        let line = essh.waitForLines(1).first ?? ""
+        let port = self.port(of: line.replacingOccurrences(of: "0.0.0.0:", with: "127.0.0.1:"))
+        #expect(line == "-D *:0: SOCKS proxy (SOCKS5, SOCKS4a) on 0.0.0.0:\(port) and [::]:\(port), connecting "
+                + "through \(b1(s))", "\(line) \(essh.err)")
         #expect(essh.finish(SIGINT) == 130)
         #expect(essh.err.hasPrefix("warning: -D *:0 listens on *:0: other machines that reach this address can use "
                                    + "the proxy"), "\(essh.err)")
+    }
+
+    /// The first bytes a server at [::1]:port sends.
+    private func greetingOnIPv6Loopback(_ port: Int) throws -> String {
+        try Spawn.run("/usr/bin/python3", ["-c", "import socket,sys; c=socket.create_connection(('::1', "
+                                           + "int(sys.argv[1])), 5); c.settimeout(10); print(c.recv(64).decode())",
+                                           String(port)], timeout: 20).out
+    }
+
+    /// `essh forward HOST` alone, HOST a Host of ~/.ssh/config and no saved server: its LocalForward and
+    /// DynamicForward lines start, as with `ssh -N HOST`; a Unix-socket line is a warning and skipped; the -L is
+    /// reached on ::1 as well as 127.0.0.1.
+    @Test func forwardAloneStartsTheForwardsSSHConfigGivesTheHost() throws {
+        let s = try TestServers.require()
+        let home = try TempDir()
+        defer { home.cleanup() }
+        try FileManager.default.createDirectory(atPath: home.file(".ssh"), withIntermediateDirectories: true)
+        try """
+            Host tun
+              HostName \(s.jump.b1.host)
+              User \(s.user)
+              IdentityFile \(s.key("id_ed25519"))
+              LocalForward 0 \(s.jump.t1.host):\(s.jump.t1.port)
+              LocalForward /tmp/essh-never.sock \(s.jump.t1.host):\(s.jump.t1.port)
+              DynamicForward localhost:0
+            """.write(toFile: home.file(".ssh/config"), atomically: true, encoding: .utf8)
+        let essh = try Running(["forward", "--known-hosts", s.jump.knownHosts, "--host-key-policy", "strict", "tun"],
+                               home: home.path)
+        let lines = essh.waitForLines(2)
+        #expect(lines.count == 2, "\(essh.err)")
+        let port = self.port(of: lines.first ?? "")
+        #expect(lines.first == "-L 0:\(s.jump.t1.host):\(s.jump.t1.port): listening on 127.0.0.1:\(port) and "
+                + "[::1]:\(port), forwarding to \(s.jump.t1.host):\(s.jump.t1.port) through tun")
+        #expect(lines.last?.hasPrefix("-D localhost:0: SOCKS proxy (SOCKS5, SOCKS4a) on 127.0.0.1:") == true)
+        #expect(try greetingOnIPv6Loopback(port).hasPrefix("SSH-2.0-OpenSSH"), "t1's sshd through [::1]:\(port)")
+        #expect(essh.finish(SIGINT) == 130)
+        #expect(essh.err.hasPrefix("essh: warning: ~/.ssh/config line 6: LocalForward /tmp/essh-never.sock "
+                                   + "\(s.jump.t1.host):\(s.jump.t1.port): Unix-domain socket forwarding is not "
+                                   + "supported by eSSH (TCP ports only); skipped\n"), "\(essh.err)")
+    }
+
+    /// Without forwards to start, the sentence says why: none in ~/.ssh/config, or ClearAllForwardings there.
+    @Test func forwardAloneWithoutSSHConfigForwardsSaysWhy() throws {
+        let home = try TempDir()
+        defer { home.cleanup() }
+        try FileManager.default.createDirectory(atPath: home.file(".ssh"), withIntermediateDirectories: true)
+        try """
+            Host quiet
+              LocalForward 8080 db:80
+              ClearAllForwardings yes
+            Host plain
+              HostName 192.0.2.1
+            """.write(toFile: home.file(".ssh/config"), atomically: true, encoding: .utf8)
+        let env = ["HOME": home.path, "ESSH_DB": home.file("db")]
+        let quiet = try Binary.runEssh(["forward", "quiet"], environment: env)
+        #expect(quiet.status == 64)
+        #expect(quiet.err.contains("(quiet is no saved server, and ClearAllForwardings yes (~/.ssh/config line 3) "
+                                   + "clears the forwards ~/.ssh/config gives it)."), "\(quiet.err)")
+        let plain = try Binary.runEssh(["forward", "plain"], environment: env)
+        #expect(plain.status == 64)
+        #expect(plain.err.contains("~/.ssh/config gives it no LocalForward, RemoteForward or DynamicForward"),
+                "\(plain.err)")
     }
 
     @Test func proxyIsOpenSSHsProxyCommandToATargetOnlyTheBastionReaches() throws {

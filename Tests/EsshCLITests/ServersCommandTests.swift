@@ -187,6 +187,7 @@ import TestSupport
                 ForwardAgent yes
             Host plain
                 HostName plain.lan
+                RemoteForward 1080
             Host piped
                 ProxyCommand ssh -W %h:%p admin@gw
             Host socks
@@ -196,15 +197,20 @@ import TestSupport
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "Imported \(dir.file("config")): 6 added, 0 updated, 0 unchanged, 1 skipped, "
                 + "2 with options eSSH does not use, 1 with a ProxyCommand eSSH does not support (kept in the "
-                + "note).\n")
+                + "note), 2 tunnels added, 1 forward eSSH does not support (left out).\n")
         #expect(r.err.contains("essh: skipped badport: its Port '70000' ("))
-        #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): LocalForward, ForwardAgent\n"))
-        #expect(r.err.contains("essh: socks: ProxyCommand nc -X 5 -x proxy:1080 %h %p (\(dir.file("config")):14) is "
+        #expect(r.err.contains("essh: web[01-02]: not used by eSSH (imported without): ForwardAgent\n"))
+        #expect(r.err.contains("essh: plain: RemoteForward 1080 (\(dir.file("config")):11): a RemoteForward without "
+                               + "a target is a SOCKS proxy on the server's side"), "\(r.err)")
+        #expect(r.err.contains("essh: socks: ProxyCommand nc -X 5 -x proxy:1080 %h %p (\(dir.file("config")):15) is "
                                + "not supported"), "\(r.err)")
         let list = try listJSON(dir)
         #expect(list.map { $0["name"] as? String } == ["inner", "piped", "plain", "socks", "web01", "web02"])
         #expect(list.map { $0["jump"] as? String } == ["bastion", "admin@gw", "", "", "", ""])
         #expect((list[3]["note"] as? String)?.hasPrefix("ProxyCommand nc -X 5") == true)
+        #expect((list[2]["note"] as? String)?.hasPrefix("RemoteForward 1080 (") == true)
+        #expect(list[4]["forwards"] as? [String] == ["L:8080:localhost:80"])
+        #expect(list[5]["forwards"] as? [String] == ["L:8080:localhost:80"])
     }
 
     @Test func exportWritesSSHConfigThatImportsBackToTheSameServers() throws {

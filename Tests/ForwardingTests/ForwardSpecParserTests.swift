@@ -19,7 +19,7 @@ import Testing
     @Test func localWithoutBindListensOnLoopback() throws {
         let spec = try parse(.local, "8080:db.internal:5432")
         #expect(spec == ForwardSpec(kind: .local, bindPort: 8080, host: "db.internal", hostPort: 5432))
-        #expect(spec.localBindHost == "127.0.0.1")
+        #expect(spec.localBindHosts == ["127.0.0.1", "::1"])
         #expect(spec.isLoopback)
         #expect(spec.exposureWarning == nil)
         #expect(spec.description == "-L 8080:db.internal:5432")
@@ -33,7 +33,7 @@ import Testing
         #expect(spec.description == "-L [::1]:8080:[fd00::5]:80")
         #expect(spec.target == "[fd00::5]:80")
         let v4 = try parse(.local, "10.0.0.7:8080:localhost:80")
-        #expect(v4.bindAddress == "10.0.0.7" && !v4.isLoopback)
+        #expect(v4.bindAddress == "10.0.0.7" && !v4.isLoopback && v4.localBindHosts == ["10.0.0.7"])
         #expect(v4.exposureWarning?.hasPrefix("warning: -L 10.0.0.7:8080:localhost:80 listens on 10.0.0.7:8080") == true)
     }
 
@@ -41,7 +41,7 @@ import Testing
         for text in ["*:8080:h:80", ":8080:h:80"] {
             let spec = try parse(.local, text)
             #expect(spec.bindAddress == "")
-            #expect(spec.localBindHost == "0.0.0.0")
+            #expect(spec.localBindHosts == ["0.0.0.0", "::"])
             #expect(spec.exposureWarning?.contains("listens on *:8080") == true)
         }
         let remote = try parse(.remote, "*:9000:localhost:3000")
@@ -58,7 +58,7 @@ import Testing
     @Test func dynamicTakesAPortAndAnOptionalBind() throws {
         #expect(try parse(.dynamic, "1080") == ForwardSpec(kind: .dynamic, bindPort: 1080))
         let bound = try parse(.dynamic, "localhost:1080")
-        #expect(bound.bindAddress == "localhost" && bound.localBindHost == "127.0.0.1" && bound.isLoopback)
+        #expect(bound.bindAddress == "localhost" && bound.localBindHosts == ["127.0.0.1", "::1"] && bound.isLoopback)
         #expect(try parse(.dynamic, "[::1]:1080").bindAddress == "::1")
         #expect(try parse(.dynamic, "0.0.0.0:1080").exposureWarning?.contains("use the proxy") == true)
     }

@@ -38,11 +38,19 @@ import SSH
         let forwarder = try start(session, ["L 0:\(s.jump.t1.host):\(server.port)"], log: log)
         let port = listeningPort(forwarder)
         #expect(port > 0)
-        #expect(log.wait(for: "listening on 127.0.0.1:\(port), forwarding to \(s.jump.t1.host):\(server.port) through b1"))
+        // Both loopback addresses at the one port picked for 0, as ssh binds them.
+        #expect(log.wait(for: "listening on 127.0.0.1:\(port) and [::1]:\(port), forwarding to "
+                         + "\(s.jump.t1.host):\(server.port) through b1"), "\(log.lines)")
         let r = try curl(["http://127.0.0.1:\(port)/index.txt"])
         #expect(r.out == "hello from t1\n", "\(r.err)")
+        // curl of localhost tries ::1 first: it finds the forward there too.
+        let v6 = try curl(["-6", "http://[::1]:\(port)/index.txt"])
+        #expect(v6.out == "hello from t1\n", "\(v6.err)")
+        #expect(try curl(["-6", "http://localhost:\(port)/index.txt"]).out == "hello from t1\n")
         let figures = forwarder.figures
-        #expect(figures.state == .up && figures.connections == 1 && figures.bytesIn > 0 && figures.bytesOut > 0)
+        #expect(figures.state == .up && figures.connections == 3 && figures.bytesIn > 0 && figures.bytesOut > 0)
+        // curl has closed each connection; the relay sees the last end-of-file a moment later.
+        for _ in 0..<100 where forwarder.figures.openConnections > 0 { usleep(20_000) }
         #expect(forwarder.stop() == 0)
         #expect(forwarder.state == .stopped)
         #expect(try curl(["http://127.0.0.1:\(port)/index.txt"]).status != 0)
@@ -74,6 +82,7 @@ import SSH
         #expect(try curl(["--socks5-hostname", proxy, url]).out == "hello from t1\n")
         #expect(try curl(["--socks5", proxy, url]).out == "hello from t1\n")
         #expect(try curl(["--socks4a", proxy, url]).out == "hello from t1\n")
+        #expect(try curl(["--socks5-hostname", "[::1]:\(listeningPort(forwarder))", url]).out == "hello from t1\n")
         // A closed port: curl hears SOCKS5's "connection refused" (reply 5), the proxy stays up.
         let closed = try curl(["--socks5-hostname", proxy, "http://\(s.jump.t1.host):\(s.jump.t1ClosedPort)/"])
         #expect(closed.status == 97)
@@ -170,6 +179,48 @@ import SSH
         }
         // All or nothing: the -D set up before it is closed again, and the session is free for other work.
         #expect(String(decoding: try session.capture("echo free").stdout, as: UTF8.self) == "free\n")
+    }
+
+    /// A port taken on ::1 only is as taken as on 127.0.0.1 (a client of localhost would reach the other program):
+    /// the start fails naming [::1], and nothing is left listening on 127.0.0.1.
+    @Test func aPortTakenOnTheIPv6LoopbackOnlyStopsTheStart() throws {
+        let s = try TestServers.require()
+        let probe = ForwardSpec(kind: .local, bindPort: 0, host: "x", hostPort: 1)
+        let taken = try TCPSocket.listen(on: ["::1"], port: 0, for: probe)
+        defer { taken.fds.forEach { close($0) } }
+        let session = try SSHSession.connect(hop(s, s.jump.b1))
+        defer { session.disconnect() }
+        do {
+            _ = try start(session, ["L \(taken.port):\(s.jump.t1.host):80"])
+            Issue.record("started on a port in use on ::1")
+        } catch let error as ForwardError {
+            #expect(error.kind == .portInUse)
+            #expect(error.message.hasPrefix("-L \(taken.port):\(s.jump.t1.host):80: [::1]:\(taken.port) is already in "
+                                            + "use"), "\(error.message)")
+        }
+        #expect(throws: ForwardError.self) { close(try connectTCP(host: "127.0.0.1", port: taken.port)) }
+    }
+
+    /// A machine without IPv6 on its loopback (a network namespace with it off, as a host booted without IPv6):
+    /// the forward listens on 127.0.0.1 alone, says so, and serves.
+    @Test func withoutIPv6OnLoopbackTheForwardListensOn127001Alone() throws {
+        let s = try TestServers.require()
+        let server = try web(s)
+        let session = try SSHSession.connect(hop(s, s.jump.b1))
+        defer { session.disconnect() }
+        let log = EventLog()
+        let got = try withoutIPv6Loopback { () throws -> [UInt8] in
+            let forwarder = try start(session, ["L 0:\(s.jump.t1.host):\(server.port)"], log: log)
+            defer { forwarder.stop() }
+            let request = "GET /index.txt HTTP/1.0\r\nHost: t1\r\n\r\n"
+            return try exchange(port: listeningPort(forwarder), Array(request.utf8))
+        }
+        let port = log.lines.first.flatMap { line in
+            line.range(of: "127.0.0.1:").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) ?? 0 }
+        } ?? 0
+        #expect(log.lines.first == "-L 0:\(s.jump.t1.host):\(server.port): listening on 127.0.0.1:\(port), forwarding "
+                + "to \(s.jump.t1.host):\(server.port) through b1", "\(log.lines)")
+        #expect(String(decoding: got, as: UTF8.self).hasSuffix("hello from t1\n"))
     }
 
     @Test func aBastionThatForbidsForwardingIsNamedPerConnectionAndForRemoteForwards() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalProcess
 import SSH
+import Synchronization
 import TestSupport
 @testable import Forwarding
 
@@ -173,4 +174,46 @@ func listeningPort(_ forwarder: Forwarder, _ index: Int = 0) -> Int {
 /// Runs curl with `args`; its stdout.
 func curl(_ args: [String]) throws -> RunResult {
     try Spawn.run("/usr/bin/curl", ["-s", "--max-time", "10"] + args, timeout: 20)
+}
+
+/// Why `withoutIPv6Loopback` could not set its namespace up.
+struct NamespaceFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body` on a thread of its own in a new network namespace whose loopback is up without IPv6 (as on a machine
+/// booted without it); sockets made there stay there. Needs root, as the harness does.
+func withoutIPv6Loopback<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        defer { done.signal() }
+        func fail(_ what: String) {
+            result.withLock { $0 = .failure(NamespaceFailure(description: "\(what): errno \(errno)")) }
+        }
+        // unshare(2) is not in Swift's Glibc module; CLONE_NEWNET for this thread only.
+        typealias Unshare = @convention(c) (Int32) -> Int32
+        guard let symbol = dlsym(nil, "unshare"), unsafeBitCast(symbol, to: Unshare.self)(0x4000_0000) == 0 else {
+            return fail("unshare(CLONE_NEWNET)")
+        }
+        let knob = open("/proc/sys/net/ipv6/conf/lo/disable_ipv6", O_WRONLY | O_CLOEXEC)
+        guard knob >= 0, write(knob, "1", 1) == 1 else { return fail("disable_ipv6") }
+        close(knob)
+        let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(s) }
+        var request = ifreq()
+        withUnsafeMutableBytes(of: &request.ifr_ifrn.ifrn_name) { $0.copyBytes(from: Array("lo".utf8)) }
+        guard ioctl(s, UInt(SIOCGIFFLAGS), &request) == 0 else { return fail("SIOCGIFFLAGS") }
+        request.ifr_ifru.ifru_flags |= Int16(IFF_UP)
+        guard ioctl(s, UInt(SIOCSIFFLAGS), &request) == 0 else { return fail("bringing lo up") }
+        do {
+            let value = try body()
+            result.withLock { $0 = .success(value) }
+        } catch {
+            result.withLock { $0 = .failure(error) }
+        }
+    }
+    thread.start()
+    done.wait()
+    return try result.withLock { $0! }.get()
 }

@@ -83,6 +83,7 @@ declare -A SOURCES=(
     [Reachability]="Sources/Reachability/*.swift"
     [Inventory]="Sources/Inventory/SSHConfigReader.swift Sources/Inventory/SSHConfigSource.swift
         Sources/Inventory/SSHConfigHost.swift Sources/Inventory/SSHConfigLookup.swift
+        Sources/Inventory/SSHConfigForward.swift
         Sources/Inventory/SSHConfigReader+Lookup.swift Sources/Inventory/PathExpansion.swift
         Sources/Inventory/AlgorithmChoices.swift Sources/Inventory/InventoryError.swift"
     [SSH]="Sources/SSH/KnownHosts.swift Sources/SSH/HostKey.swift Sources/SSH/SSHError.swift

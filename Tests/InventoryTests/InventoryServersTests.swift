@@ -99,6 +99,23 @@ import Testing
         #expect(try inventory.serverCount() == 2)
     }
 
+    /// An import adds the tunnels a server does not have yet, after those saved (one made in eSSH is never lost),
+    /// and counts the tunnels that came in.
+    @Test func importingAddsNewTunnelsAfterTheSavedOnesAndCountsThem() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web", host: "web", forwards: ["L:8080:localhost:80"]))
+        let first = try inventory.importServers([
+            ServerDraft(name: "web", host: "web", forwards: ["D:1080", "L:8080:localhost:80"]),
+            ServerDraft(name: "db", host: "db", forwards: ["L:5432:localhost:5432", "R:9000:localhost:3000"]),
+        ])
+        #expect(first.updated == ["web"] && first.added == ["db"] && first.tunnels == 3)
+        #expect(try inventory.server(named: "web").forwards == ["L:8080:localhost:80", "D:1080"])
+        #expect(try inventory.server(named: "db").forwards == ["L:5432:localhost:5432", "R:9000:localhost:3000"])
+        let again = try inventory.importServers([ServerDraft(name: "web", host: "web", forwards: [])])
+        #expect(again.unchanged == ["web"] && again.tunnels == 0)
+        #expect(try inventory.server(named: "web").forwards == ["L:8080:localhost:80", "D:1080"])
+    }
+
     @Test func removingAServerRemovesItsResultsAndHistory() throws {
         let inventory = try Inventory()
         let server = try inventory.addServer(ServerDraft(name: "a", host: "h"))

@@ -115,6 +115,28 @@ private struct Files: SSHConfigSource {
         #expect(try lookup("other", text).proxy?.text == "ssh -W %h:%p gate")
     }
 
+    /// What `ssh -N NAME` would set up: every forward line that applies, wildcards and Match blocks included; none
+    /// after a ClearAllForwardings yes (its line said).
+    @Test func forwardLinesAreLookedUpAndClearAllForwardingsClearsThem() throws {
+        let text = """
+            Host tun
+                LocalForward 8080 db:80
+            Match originalhost tun
+                DynamicForward 1080
+            Host *
+                RemoteForward 9000 localhost:3000
+            Host shut
+                ClearAllForwardings yes
+            """
+        let found = try lookup("tun", text)
+        #expect(found.forwards.map(\.text) == ["LocalForward 8080 db:80", "DynamicForward 1080",
+                                               "RemoteForward 9000 localhost:3000"])
+        #expect(found.forwards.map(\.location.line) == [2, 4, 6])
+        #expect(found.isEmpty, "forward lines are not connection values")
+        let shut = try lookup("shut", text)
+        #expect(shut.forwards.isEmpty && shut.forwardsClearedBy == .init(file: top, line: 8))
+    }
+
     @Test func aBadPortIsKeptAsWrittenForTheCallerToRefuse() throws {
         let found = try lookup("x", "Host x\n  Port 99999\n")
         #expect(found.port?.text == "99999" && found.portNumber == nil)

@@ -216,10 +216,48 @@ private final class CountingSource: SSHConfigSource, Sendable {
                 User me
             """])
         #expect(result.hosts.map(\.unusedOptions) == [
-            ["LocalForward", "forwardagent", "ServerAliveInterval", "IdentityFile (all but the first)"],
+            ["forwardagent", "ServerAliveInterval", "IdentityFile (all but the first)"],
             ["ServerAliveInterval"],
         ])
         #expect(result.hosts[0].identityFile == "/home/u/.ssh/one")
+    }
+
+    /// LocalForward, RemoteForward and DynamicForward collect, as in OpenSSH (every line that applies, not the first
+    /// only), with their lines; the first ClearAllForwardings obtained decides, and yes clears them all, the lines
+    /// after it too (ssh clears once the files are read).
+    @Test func forwardLinesCollectPerHostAndClearAllForwardingsClearsThem() throws {
+        let result = try read(["/home/u/.ssh/config": """
+            Host db
+                LocalForward 5432 localhost:5432
+                RemoteForward 9000 localhost:3000
+            Host db web
+                DynamicForward localhost:1080
+                LocalForward [::1]:8080 [fd00::5]:80
+            Host quiet
+                LocalForward 1 a:1
+                ClearAllForwardings yes
+            Host loud
+                ClearAllForwardings no
+            Host loud quiet
+                ClearAllForwardings yes
+                RemoteForward 2000
+            """])
+        let hosts = Dictionary(uniqueKeysWithValues: result.hosts.map { ($0.alias, $0) })
+        #expect(hosts["db"]?.forwards.map(\.text) == [
+            "LocalForward 5432 localhost:5432", "RemoteForward 9000 localhost:3000", "DynamicForward localhost:1080",
+            "LocalForward [::1]:8080 [fd00::5]:80",
+        ])
+        #expect(hosts["db"]?.forwards.first?.location == SSHConfigLocation(file: "/home/u/.ssh/config", line: 2))
+        #expect(hosts["db"]?.forwards.first?.kind == .local && hosts["db"]?.forwards.first?.arguments == [
+            "5432", "localhost:5432",
+        ])
+        #expect(hosts["web"]?.forwards.map(\.text) == ["DynamicForward localhost:1080",
+                                                       "LocalForward [::1]:8080 [fd00::5]:80"])
+        #expect(hosts["quiet"]?.forwards == [])
+        #expect(hosts["quiet"]?.forwardsClearedBy == SSHConfigLocation(file: "/home/u/.ssh/config", line: 9))
+        #expect(hosts["loud"]?.forwards.map(\.text) == ["RemoteForward 2000"])
+        #expect(hosts["loud"]?.forwardsClearedBy == nil)
+        #expect(result.hosts.allSatisfy { $0.unusedOptions.isEmpty })
     }
 
     @Test func anUnreadableTopFileIsAClearError() {

@@ -127,6 +127,65 @@ private struct Files: SSHConfigSource {
         #expect(none.profile == ConnectionProfile(host: "lab1"), "no ~/.ssh/config is no error")
     }
 
+    /// `essh forward HOST` alone reads the typed host's forward lines from the resolution (a Host with nothing but
+    /// forwards included); a saved server's name reads none.
+    @Test func theResolutionCarriesSSHConfigsForwardLinesForATypedHost() throws {
+        let text = "Host tun\n    LocalForward 8080 db:80\nHost lab1\n    DynamicForward 1080\n"
+        let tun = try resolve("me@tun", config: text)
+        #expect(tun.sshConfig?.forwards.map(\.text) == ["LocalForward 8080 db:80"])
+        #expect(tun.origin == "not a saved server or a Host in ~/.ssh/config",
+                "forward lines are not connection values")
+        let saved = Server(name: "lab1", host: "192.0.2.1", port: 22, user: "ops", auth: .agent)
+        #expect(try resolve("lab1", saved: [saved], config: text).sshConfig == nil)
+    }
+
+    /// The import saves LocalForward, RemoteForward and DynamicForward as the server's tunnels by the rule
+    /// `--forward` follows (spellings of one forward collapsed), keeps what eSSH cannot set up in the note and
+    /// counts both in the summary.
+    @Test func theImportSavesForwardLinesAsTunnelsAndKeepsTheRestInTheNote() throws {
+        let text = """
+            Host db
+                LocalForward 5432 localhost:5432
+                LocalForward localhost:6000 [fd00::5]:6000
+                LocalForward 5432 localhost:5432
+                RemoteForward *:9000 localhost:3000
+                DynamicForward 1080
+                LocalForward /tmp/pg.sock /run/postgresql/.s.PGSQL.5432
+                RemoteForward 1081
+            Host web
+                ProxyCommand nc -X 5 -x proxy:1080 %h %p
+                LocalForward 8080 localhost:80
+            Host quiet
+                LocalForward 8081 localhost:80
+                ClearAllForwardings yes
+            """
+        let plan = try SSHConfigImport.plan(path: "/home/ann/.ssh/config", reader: reader(text))
+        let drafts = Dictionary(uniqueKeysWithValues: plan.drafts.map { ($0.name, $0) })
+        #expect(drafts["db"]?.forwards == ["L:5432:localhost:5432", "L:localhost:6000:[fd00::5]:6000",
+                                           "R:*:9000:localhost:3000", "D:1080"])
+        #expect(drafts["db"]?.note == """
+            LocalForward /tmp/pg.sock /run/postgresql/.s.PGSQL.5432 (/home/ann/.ssh/config:7): Unix-domain socket \
+            forwarding is not supported by eSSH (TCP ports only) (not imported); RemoteForward 1081 \
+            (/home/ann/.ssh/config:8): a RemoteForward without a target is a SOCKS proxy on the server's side, which \
+            eSSH does not support (DynamicForward is one here) (not imported)
+            """)
+        #expect(drafts["web"]?.forwards == ["L:8080:localhost:80"])
+        #expect(drafts["web"]?.note.hasPrefix("ProxyCommand nc -X 5") == true)
+        #expect(drafts["web"]?.note.contains(";") == false)
+        #expect(drafts["quiet"]?.forwards == [] && drafts["quiet"]?.note == "")
+
+        let inventory = try Inventory()
+        let outcome = try SSHConfigImport.save(plan, into: inventory)
+        #expect(outcome.summary.tunnels == 5)
+        #expect(outcome.refusedForwards.count == 2 && outcome.refusedForwards[0].hasPrefix("db: LocalForward /tmp/pg"))
+        #expect(outcome.counts == "3 added, 0 updated, 0 unchanged, 0 skipped, 1 with a ProxyCommand eSSH does not "
+                + "support (kept in the note), 5 tunnels added, 2 forwards eSSH does not support (left out)")
+        #expect(try inventory.server(named: "db").forwards.count == 4)
+        // Importing again adds nothing twice.
+        let again = try SSHConfigImport.save(plan, into: inventory)
+        #expect(again.summary.tunnels == 0 && again.summary.unchanged.count == 3)
+    }
+
     @Test func theFirstStartsImportKeepsJumpHostsWithTheirChain() throws {
         let plan = try SSHConfigImport.plan(path: "/home/ann/.ssh/config", reader: reader())
         #expect(plan.drafts.map(\.name) == ["lab1", "behind", "old"])
