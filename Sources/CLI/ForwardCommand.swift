@@ -212,14 +212,14 @@ struct ForwardCommand: ParsableCommand {
 }
 
 extension CommandLineArguments {
-    /// `essh [options] -N -L SPEC… DEST` (ssh -N's form: forwards and no command) is `essh forward [options] -L SPEC…
-    /// DEST`. Only before DEST and with at least one -L, -R or -D: anything else keeps the usage sentences.
+    /// `essh [options] -N [-L SPEC…] DEST` (ssh -N's form: forwards and no command) is `essh forward [options] -L
+    /// SPEC… DEST`; without -L, -R or -D, DEST's saved tunnels or its ~/.ssh/config forwards, as ssh -N DEST starts
+    /// them. Only with -N before DEST: a forward without -N keeps its usage sentence.
     static func forwardForm(_ args: [String]) -> [String]? {
         let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         let letters: Set<String> = ["-L", "-R", "-D"]
         var i = 0
         var noCommand = false
-        var forwards = 0
         var out: [String] = []
         while i < args.count {
             let word = args[i]
@@ -231,13 +231,11 @@ extension CommandLineArguments {
             }
             if letters.contains(word), i + 1 < args.count {
                 out += [word, args[i + 1]]
-                forwards += 1
                 i += 2
                 continue
             }
             if let letter = letters.first(where: { word.hasPrefix($0) && word.count > 2 }) {
                 out += [letter, String(word.dropFirst(2))]
-                forwards += 1
                 i += 1
                 continue
             }
@@ -250,7 +248,7 @@ extension CommandLineArguments {
             i += 1
             if !word.hasPrefix("-") { break }
         }
-        guard noCommand, forwards > 0 else { return nil }
+        guard noCommand else { return nil }
         return ["forward"] + out + args[min(i, args.count)...]
     }
 }

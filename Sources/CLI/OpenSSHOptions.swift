@@ -105,7 +105,7 @@ enum OpenSSHOptions {
                 + "host:port (or essh -W host:port DEST)."
         case "N":
             return "-N (no command, only forwarding) is essh forward in eSSH: essh forward DEST -L … (it runs no "
-                + "command and stays until Ctrl-C); essh -N with -L, -R or -D before DEST runs it."
+                + "command and stays until Ctrl-C); essh -N … DEST, with -N before DEST, runs it."
         case "f":
             return "-f (go to the background) is not supported: eSSH stays in the foreground. Run "
                 + "essh exec -n DEST COMMAND & for a command in the background."

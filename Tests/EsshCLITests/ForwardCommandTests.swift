@@ -98,10 +98,15 @@ import TestSupport
                 "\(lines) \(essh.err)")
         #expect(lines.last?.hasPrefix("-D 0: SOCKS proxy") == true, "\(lines)")
         #expect(essh.finish(SIGTERM) == 130)
-        // -N without a forward, and a forward without -N, still say what to type.
-        let alone = try Binary.runEssh(["-N", "db1"])
-        #expect(alone.status == 64 && alone.err.contains("essh -N with -L, -R or -D before DEST runs it"),
-                "\(alone.err)")
+        // -N alone is essh forward DEST alone (saved tunnels, ~/.ssh/config's forwards); a forward without -N, and
+        // -N after a subcommand, still say what to type.
+        let home = try TempDir()
+        defer { home.cleanup() }
+        let alone = try Binary.runEssh(["-N", "db1"], environment: ["HOME": home.path, "ESSH_DB": home.file("db")])
+        #expect(alone.status == 64 && alone.err.contains("db1 is no saved server, and ~/.ssh/config gives it no "
+                                                         + "LocalForward"), "\(alone.err)")
+        let late = try Binary.runEssh(["shell", "-N", "db1"])
+        #expect(late.status == 64 && late.err.contains("essh -N … DEST, with -N before DEST, runs it"), "\(late.err)")
         let shellForm = try Binary.runEssh(["-L", "8080:localhost:80", "db1"])
         #expect(shellForm.status == 64 && shellForm.err.contains("essh -N -L … DEST says the same"), "\(shellForm.err)")
     }

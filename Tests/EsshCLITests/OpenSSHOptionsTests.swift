@@ -23,7 +23,7 @@ import TestSupport
              + "forward DEST -D [bind:]port", "essh shell"),
             (["exec", "-W", "db1:22", "bastion"], "-W (stdin and stdout joined to a host and port) is essh proxy",
              "essh exec"),
-            (["-N", "db1"], "-N (no command, only forwarding) is essh forward in eSSH", "essh shell"),
+            (["shell", "-N", "db1"], "-N (no command, only forwarding) is essh forward in eSSH", "essh shell"),
             (["forward", "-A", "db1", "-D", "1080"], "-A (agent forwarding) is not supported", "essh forward"),
             (["proxy", "--to", "h:22", "-o", "ProxyJump=b", "db1"], "-o ProxyJump=b is -J b in eSSH", "essh proxy"),
             (["-f", "db1", "uptime"], "-f (go to the background) is not supported", "essh exec"),
