@@ -83,8 +83,9 @@ public enum ChildProcess {
         return Status(waitStatus: status)
     }
 
-    /// Waits at most `timeout` seconds for `pid` to end; when the time is up, kills it (SIGKILL) and returns nil.
-    public static func wait(_ pid: pid_t, timeout: TimeInterval) -> Status? {
+    /// Waits at most `timeout` seconds for `pid` to end; when the time is up, calls `beforeKill` (while the process
+    /// still runs, for a look at it), kills it (SIGKILL) and returns nil.
+    public static func wait(_ pid: pid_t, timeout: TimeInterval, beforeKill: () -> Void = {}) -> Status? {
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(timeout)
         var delay: useconds_t = 1_000
@@ -93,6 +94,7 @@ public enum ChildProcess {
             if r == pid { return Status(waitStatus: status) }
             if r < 0 && errno != EINTR { return .exited(255) }
             if Date() > deadline {
+                beforeKill()
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 return nil

@@ -75,8 +75,12 @@ import TestSupport
 
         func finish(_ signal: Int32) -> Int32? {
             kill(pid, signal)
-            if let status = ChildProcess.wait(pid, timeout: 10)?.shellStatus { return status }
-            Issue.record("essh forward did not end within 10 s of signal \(signal); its threads: \(threads())")
+            // Looked at before the wait's own kill, so a run that does not end shows where it waits.
+            if let status = ChildProcess.wait(pid, timeout: 10, beforeKill: { [self] in
+                Issue.record("essh forward did not end within 10 s of signal \(signal); its threads: \(threads())")
+            }) {
+                return status.shellStatus
+            }
             return nil
         }
 
@@ -89,7 +93,8 @@ import TestSupport
                     ((try? String(contentsOfFile: base + name, encoding: .utf8)) ?? "?")
                         .trimmingCharacters(in: .whitespacesAndNewlines)
                 }
-                return "\(read("comm")) \(read("wchan")) [\(read("syscall").split(separator: " ").first ?? "?")]"
+                return "\(read("comm")) \(read("wchan")) [\(read("syscall").split(separator: " ").first ?? "?")] "
+                    + read("stack").split(separator: "\n").prefix(4).joined(separator: "<")
             }.joined(separator: "; ")
         }
 
