@@ -53,7 +53,7 @@ public struct OnlineCheck: Sendable {
     static let checksPerSession = ChannelRelay.opensSideBySide ? 500 : 1
 
     /// Servers behind a chain per bastion session before another session is logged in.
-    static let serversPerSession = ChannelRelay.opensSideBySide ? 500 : 8
+    static let serversPerSession = ChannelRelay.opensSideBySide ? 1000 : 8
 
     public let options: Checker.Options
     public let sessionsPerBastion: Int

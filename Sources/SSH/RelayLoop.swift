@@ -34,7 +34,7 @@ final class RelayLoop {
     static let concurrentOpens = essh_libssh2_concurrent_opens() != 0
     /// Opens in flight at once on one session, at most (the rest wait in the queue). sshd holds a socket per open
     /// in flight (its connect to the target); DECISIONS, 2026-11-24 (several channel opens in flight).
-    static let maxOpensInFlight = 1000
+    static let maxOpensInFlight = 500
 
     /// libssh2's own limit for waiting on one packet (its default), restored after each open.
     static let defaultReadTimeout = 60

@@ -21,7 +21,7 @@ import SSH
     @Test func theDefaultsFollowTheLibrary() {
         if ChannelRelay.opensSideBySide {
             #expect(OnlineCheck.defaultSessionsPerBastion == 4)
-            #expect(OnlineCheck.sessions(for: 2000, cap: OnlineCheck.defaultSessionsPerBastion) == 4)
+            #expect(OnlineCheck.sessions(for: 2000, cap: OnlineCheck.defaultSessionsPerBastion) == 2)
         } else {
             #expect(OnlineCheck.defaultSessionsPerBastion == 64)
             #expect(OnlineCheck.sessions(for: 2000, cap: OnlineCheck.defaultSessionsPerBastion) == 64)
