@@ -277,8 +277,8 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         let s = try TestServers.require()
         let bastion = try OwnBastion(s)
         defer { bastion.stop() }
-        // A session per 500 servers: 1,000 servers behind one chain log in twice, every one with its status.
-        let targets = (0..<1000).map { i in
+        // A session per 1,000 servers: 1,200 servers behind one chain log in twice, every one with its status.
+        let targets = (0..<1200).map { i in
             OnlineCheck.Target(host: s.jump.t1.host, port: i % 2 == 0 ? s.jump.t1ClosedPort : s.jump.t1SilentPort,
                                jumps: [bastion.options])
         }
