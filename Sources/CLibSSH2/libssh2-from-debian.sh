@@ -163,6 +163,10 @@ $(tail -n 15 "$log")"
         if [ -e "$PATCHES/0001-crypt-middle-blocks-in-one-call.patch" ]; then
             echo '#define ESSH_LIBSSH2_CRYPT_BATCHED 1'
         fi
+        # patches/0003-concurrent-direct-tcpip-opens.patch: many direct-tcpip opens in flight on one session.
+        if [ -e "$PATCHES/0003-concurrent-direct-tcpip-opens.patch" ]; then
+            echo '#define ESSH_LIBSSH2_CONCURRENT_OPENS 1'
+        fi
     } >"$PREFIX/include/essh_libssh2_origin.h"
     rm -rf "$DIR/apt/cache" "$src"
     say "$(cat "$DIR/origin")"

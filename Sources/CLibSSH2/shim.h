@@ -27,6 +27,40 @@ static inline unsigned int essh_libssh2_channel_packet_default(void) { return LI
 #endif
 static inline int essh_libssh2_crypt_batched(void) { return ESSH_LIBSSH2_CRYPT_BATCHED; }
 
+/* 1 when the libssh2 built here carries patches/0003-concurrent-direct-tcpip-opens.patch: direct-tcpip opens in flight
+   side by side on one session, each with its state in its channel (start, poll, abandon; see the patch's header).
+   Without it (the system's libssh2) the wrappers below are never called: eSSH opens one channel at a time through
+   libssh2_channel_direct_tcpip_ex, as libssh2 allows, and they only answer LIBSSH2_ERROR_BAD_USE. */
+#ifndef ESSH_LIBSSH2_CONCURRENT_OPENS
+#define ESSH_LIBSSH2_CONCURRENT_OPENS 0
+#endif
+static inline int essh_libssh2_concurrent_opens(void) { return ESSH_LIBSSH2_CONCURRENT_OPENS; }
+static inline LIBSSH2_CHANNEL *essh_direct_tcpip_start(LIBSSH2_SESSION *session, const char *host, int port,
+                                                       const char *shost, int sport) {
+#if ESSH_LIBSSH2_CONCURRENT_OPENS
+    return libssh2_channel_direct_tcpip_start(session, host, port, shost, sport);
+#else
+    (void)session; (void)host; (void)port; (void)shost; (void)sport;
+    return 0;
+#endif
+}
+static inline int essh_channel_open_poll(LIBSSH2_CHANNEL *channel) {
+#if ESSH_LIBSSH2_CONCURRENT_OPENS
+    return libssh2_channel_open_poll(channel);
+#else
+    (void)channel;
+    return LIBSSH2_ERROR_BAD_USE;
+#endif
+}
+static inline int essh_channel_open_abandon(LIBSSH2_CHANNEL *channel) {
+#if ESSH_LIBSSH2_CONCURRENT_OPENS
+    return libssh2_channel_open_abandon(channel);
+#else
+    (void)channel;
+    return LIBSSH2_ERROR_BAD_USE;
+#endif
+}
+
 /* libssh2 mallocs and frees one buffer per SSH packet (about 32 KiB). With glibc's default 128 KiB trim threshold the
    free top of the heap goes back to the kernel (brk) and is faulted in again every few packets: 0.3-0.35 s of system
    time per GB `cat`, up to 40 % of the client's CPU. A higher threshold keeps it (the heap still never grows beyond

@@ -12,10 +12,11 @@ import Synchronization
 /// `via` naming the bastion. Front ends give every server with its jump chain (empty for direct) and get one outcome
 /// per server, in order; they never know which way a server went.
 ///
-/// libssh2 opens one channel at a time per session, and a bastion answers an open to a silent server only when its
-/// own connect gives up: so the servers behind one chain are spread over a few bastion sessions
-/// (`sessionsPerBastion`, each one login), logged in one after another (a default sshd drops logins beyond
-/// MaxStartups' 10 at once), each open bounded by the check's timeout. DECISIONS, 2026-11-24.
+/// A bastion answers an open to a silent server only when its own connect gives up, so each open is bounded by the
+/// check's timeout. With eSSH's libssh2 (patch 0003) one bastion session keeps `checksPerSession` opens in flight at
+/// once; with another libssh2 a session opens one channel at a time, and the servers are spread over more sessions
+/// (`sessionsPerBastion` at most, each one login, at most 8 logging in at once: a default sshd drops logins beyond
+/// MaxStartups' 10). DECISIONS, 2026-11-24 (fleet and checks through a bastion; several channel opens in flight).
 public struct OnlineCheck: Sendable {
     /// One server to check.
     public struct Target: Sendable {
@@ -41,10 +42,18 @@ public struct OnlineCheck: Sendable {
         }
     }
 
-    /// Bastion sessions per jump chain, at most: one per 8 servers behind it up to this. Measured in
-    /// bench/results/jump-fleet-2026-11-24.md: a silent server holds one session for the whole timeout, so N silent
-    /// servers take about N ÷ sessions × the timeout; each session is one more login on the bastion.
-    public static let defaultSessionsPerBastion = 64
+    /// Bastion sessions per jump chain, at most: one per `checksPerSession` servers behind it up to this. Each
+    /// session is one more login on the bastion. With opens side by side (bench/results/jump-check-2026-11-24.md)
+    /// N silent servers take about N ÷ (sessions × checksPerSession) × the timeout; one at a time
+    /// (bench/results/jump-fleet-2026-11-24.md) a silent server holds a session for the whole timeout: N ÷ sessions.
+    public static let defaultSessionsPerBastion = ChannelRelay.opensSideBySide ? 4 : 64
+
+    /// Servers checked at once through one bastion session (a thread each, waiting for its open and banner): the
+    /// relay keeps their opens in flight side by side; 1 when it opens one at a time.
+    static let checksPerSession = ChannelRelay.opensSideBySide ? 500 : 1
+
+    /// Servers behind a chain per bastion session before another session is logged in.
+    static let serversPerSession = ChannelRelay.opensSideBySide ? 1000 : 8
 
     public let options: Checker.Options
     public let sessionsPerBastion: Int
@@ -158,11 +167,20 @@ public struct OnlineCheck: Sendable {
                 return next
             }
         }
-        let serve = { @Sendable (relay: ChannelRelay) in
+        let work = { @Sendable (relay: ChannelRelay) in
             while let next = take() {
                 inbox.put(.success(Self.checkThrough(relay, members[next].index, members[next].target,
                                                      timeout: timeout, via: bastion)))
             }
+        }
+        // Up to `checksPerSession` servers at once per session (their opens in flight side by side), the last on
+        // the calling thread.
+        let serve = { @Sendable (relay: ChannelRelay) in
+            let more = min(Self.checksPerSession, (members.count + width - 1) / width) - 1
+            for _ in 0..<max(0, more) where queue.withLock({ $0 }) < members.count {
+                _ = PlainThread.start(stackSize: 256 * 1024) { work(relay) }
+            }
+            work(relay)
         }
         let connect = { @Sendable (slot: Int) throws(SSHError) -> ChannelRelay in
             // The bastion's own connect timeouts bound this wait.
@@ -199,9 +217,9 @@ public struct OnlineCheck: Sendable {
         }
     }
 
-    /// Bastion sessions for `count` servers behind one chain: one per 8 servers, at most `cap`.
-    static func sessions(for count: Int, cap: Int) -> Int {
-        max(1, min(cap, (count + 7) / 8))
+    /// Bastion sessions for `count` servers behind one chain: one per `perSession` servers, at most `cap`.
+    static func sessions(for count: Int, cap: Int, perSession: Int = serversPerSession) -> Int {
+        max(1, min(cap, (count + perSession - 1) / perSession))
     }
 
     /// Bastion logins in progress at once, per chain.

@@ -16,9 +16,14 @@ import Synchronization
 /// the channel's EOF), and the link closes when both sides are done. When the session dies every link's descriptor
 /// is closed at once, so whatever reads the other end sees end-of-file instead of hanging.
 ///
-/// While a relay runs, the session opens no other channels (`run`, shells): libssh2 keeps one channel-open in
-/// progress per session, and an open begun elsewhere would finish the relay's.
+/// While a relay runs, the session opens no other channels (`run`, shells): libssh2's own open keeps one channel-open
+/// in progress per session, and an open begun elsewhere would finish the relay's. With eSSH's libssh2 (patch 0003,
+/// `opensSideBySide`) the relay keeps many opens in flight at once, each in its own channel; otherwise one at a time.
 public final class ChannelRelay: Sendable {
+    /// Whether opens are in flight side by side (eSSH's libssh2, patch 0003): an open to a silent target then holds
+    /// only itself, not the session. Otherwise they go one at a time.
+    public static var opensSideBySide: Bool { RelayLoop.concurrentOpens }
+
     /// The relayed session.
     public let session: SSHSession
     /// How messages name the relayed server ("bastion", or its host).
@@ -69,8 +74,9 @@ public final class ChannelRelay: Sendable {
 
     /// Opens a `direct-tcpip` channel to `host:port` on the relayed server and joins it to `descriptor` (a socket;
     /// made non-blocking). The relay owns the descriptor from this call on: it closes it when the link ends, or at
-    /// once when the open fails. Opens are queued (libssh2 opens one channel at a time per session); each has its
-    /// own `timeout` (seconds, from this call) and `cancel`. Returns the link's id (see `links`).
+    /// once when the open fails. Opens are in flight side by side (up to `RelayLoop.maxOpensInFlight`, then queued;
+    /// one at a time without patch 0003, see `opensSideBySide`); each has its own `timeout` (seconds, from this call)
+    /// and `cancel`. Returns the link's id (see `links`).
     @discardableResult
     public func open(to host: String, port: Int, descriptor: Int32, timeout: Double,
                      cancel: Cancellation? = nil) throws(SSHError) -> Int {

@@ -12,6 +12,14 @@ final class RelayLoop {
     /// The open libssh2 is working on (one per session). After its requester gave up (cancel, deadline) it is still
     /// driven to its end, since libssh2 would otherwise finish it as the next open; its channel is then closed.
     var opening: OpenRequest?
+    /// With patch 0003 (`concurrentOpens`): the opens in flight, each with its channel still opening, oldest first,
+    /// and the channels of opens given up before the server answered (libssh2 ends them when the answer comes).
+    private var inFlight: [InFlight] = []
+    private var abandoned: [OpaquePointer] = []
+    struct InFlight {
+        let request: OpenRequest
+        let channel: OpaquePointer
+    }
     /// Channels closed on our side whose server close has not arrived yet (freed later).
     private var parked: [OpaquePointer] = []
     var nextID = 0
@@ -21,6 +29,12 @@ final class RelayLoop {
     private var closedTotals = ChannelRelay.Totals()
     private let keepaliveInterval: Int
     private var lastHeard = Date()
+
+    /// Whether the libssh2 built here keeps several opens in flight per session (patch 0003); else one at a time.
+    static let concurrentOpens = essh_libssh2_concurrent_opens() != 0
+    /// Opens in flight at once on one session, at most (the rest wait in the queue). sshd holds a socket per open
+    /// in flight (its connect to the target); DECISIONS, 2026-11-24 (several channel opens in flight).
+    static let maxOpensInFlight = 500
 
     /// libssh2's own limit for waiting on one packet (its default), restored after each open.
     static let defaultReadTimeout = 60
@@ -88,6 +102,8 @@ final class RelayLoop {
         }
         links.removeAll { $0.isDone }
         parked.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
+        // The links' reads may have brought answers to opens in flight: taken now, not after the next poll.
+        if !inFlight.isEmpty || !abandoned.isEmpty, try driveConcurrentOpens(raw, start: false) { progress = true }
         if keepaliveInterval > 0 && remote.mayKeepalive(interval: keepaliveInterval) {
             var next: Int32 = 0
             let rc = libssh2_keepalive_send(raw, &next)
@@ -102,13 +118,18 @@ final class RelayLoop {
     }
 
     private func driveOpens(_ raw: OpaquePointer) throws(SSHError) -> Bool {
-        var progress = false
         // Queued opens whose caller gave up are answered at once.
         queue.removeAll { request in
             guard let why = gaveUp(request) else { return false }
             request.reply(.failure(why))
             return true
         }
+        return Self.concurrentOpens ? try driveConcurrentOpens(raw, start: true) : try driveOneOpen(raw)
+    }
+
+    /// Without patch 0003 (the system's libssh2): one open at a time through `libssh2_channel_direct_tcpip_ex`.
+    private func driveOneOpen(_ raw: OpaquePointer) throws(SSHError) -> Bool {
+        var progress = false
         if opening == nil, remote.listening == nil, !queue.isEmpty {
             let next = queue.removeFirst()
             opening = next
@@ -158,6 +179,78 @@ final class RelayLoop {
         return true
     }
 
+    /// With patch 0003: every queued open started (up to `maxOpensInFlight`), each in flight with its own channel;
+    /// the ones answered become links or failures, the ones given up are abandoned (libssh2 closes a late
+    /// confirmation's channel). `start: false` only looks at the ones in flight (answers another read brought).
+    private func driveConcurrentOpens(_ raw: OpaquePointer, start: Bool) throws(SSHError) -> Bool {
+        var progress = false
+        while start, remote.listening == nil, inFlight.count < Self.maxOpensInFlight, !queue.isEmpty {
+            let next = queue.removeFirst()
+            progress = true
+            if let channel = essh_direct_tcpip_start(raw, next.host, Int32(next.port), "127.0.0.1", 65535) {
+                inFlight.append(InFlight(request: next, channel: channel))
+                continue
+            }
+            let rc = libssh2_session_last_errno(raw)
+            let error = SessionIO(raw: raw, fd: core.session.fd, cancel: nil, timeout: 1)
+                .error("opening a connection to \(next.target)", rc)
+            next.reply(.failure(error))
+            if rc != LIBSSH2_ERROR_ALLOC && rc != LIBSSH2_ERROR_INVAL && rc != LIBSSH2_ERROR_BAD_USE { throw error }
+        }
+        var waiting: [InFlight] = []
+        var failure: SSHError?
+        for (i, open) in inFlight.enumerated() {
+            let request = open.request
+            if failure != nil {
+                waiting.append(contentsOf: inFlight[i...])
+                break
+            }
+            if !request.isAnswered, let why = gaveUp(request) { request.reply(.failure(why)) }
+            if request.isAnswered {
+                abandon(open.channel)
+                progress = true
+                continue
+            }
+            let rc = essh_channel_open_poll(open.channel)
+            if rc == LIBSSH2_ERROR_EAGAIN || rc == LIBSSH2_ERROR_TIMEOUT {
+                // Still opening (libssh2's own read timeout does not end it: the request's deadline does).
+                waiting.append(open)
+                continue
+            }
+            progress = true
+            if rc == 0 {
+                nextID += 1
+                let link = RelayLink(id: nextID, host: request.host, port: request.port, channel: open.channel,
+                                     descriptor: request.descriptor, bufferSize: Self.bufferSize,
+                                     greeting: request.greeting)
+                add(link)
+                request.reply(.success(link.id))
+                continue
+            }
+            // The channel is freed by the poll.
+            let io = SessionIO(raw: raw, fd: core.session.fd, cancel: nil, timeout: 1)
+            if rc == LIBSSH2_ERROR_CHANNEL_FAILURE {
+                request.reply(.failure(ChannelOpenFailure.error(relay: core.name, target: request.target,
+                                                                  libssh2Message: io.lastErrorMessage)))
+            } else {
+                let error = io.error("opening a connection to \(request.target)", rc)
+                request.reply(.failure(error))
+                failure = error
+            }
+        }
+        inFlight = waiting
+        let before = abandoned.count
+        abandoned.removeAll { essh_channel_open_abandon($0) != LIBSSH2_ERROR_EAGAIN }
+        if abandoned.count != before { progress = true }
+        if let failure { throw failure }
+        return progress
+    }
+
+    /// Gives up an open in flight: libssh2 keeps it until the server's answer (a late confirmation is closed).
+    private func abandon(_ channel: OpaquePointer) {
+        if essh_channel_open_abandon(channel) == LIBSSH2_ERROR_EAGAIN { abandoned.append(channel) }
+    }
+
     /// Why the caller of `request` no longer waits (cancelled, past its deadline), or nil.
     private func gaveUp(_ request: OpenRequest) -> SSHError? {
         if request.cancel?.isCancelled == true {
@@ -192,13 +285,14 @@ final class RelayLoop {
         // server's keepalive answers would stay in the socket and make every poll return at once: a busy loop.
         // Idle, the socket is watched for the server's close only (POLLRDHUP), and a dead peer shows as a failed
         // keepalive (TCP_USER_TIMEOUT); the answers are read with the next link.
-        let idle = links.isEmpty && queue.isEmpty && opening == nil && remote.isIdle
+        let idle = links.isEmpty && queue.isEmpty && opening == nil && inFlight.isEmpty && abandoned.isEmpty
+            && remote.isIdle
         var events = idle ? Self.peerClosed : Int16(POLLIN) | Self.peerClosed
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: core.session.fd, events: events, revents: 0),
                    pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0)]
         for link in links { fds.append(pollfd(fd: link.descriptor, events: link.pollEvents, revents: 0)) }
-        var pending = queue
+        var pending = queue + inFlight.map(\.request).filter { !$0.isAnswered }
         if let opening, !opening.isAnswered { pending.append(opening) }
         for request in pending {
             fds.append(pollfd(fd: request.cancel?.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
@@ -251,7 +345,9 @@ final class RelayLoop {
             defer { shared.requests.removeAll() }
             return shared.requests
         }
-        for request in queue + leftover + (opening.map { [$0] } ?? []) { request.reply(.failure(stopped)) }
+        for request in queue + leftover + inFlight.map(\.request) + (opening.map { [$0] } ?? []) {
+            request.reply(.failure(stopped))
+        }
         let leftoverListens = core.shared.withLock { shared -> [ListenRequest] in
             defer { shared.listens.removeAll(); shared.adoptions.removeAll() }
             for adoption in shared.adoptions { if let fd = adoption.descriptor { close(fd) } }
@@ -265,6 +361,9 @@ final class RelayLoop {
         core.session.state.withLock { handle in
             if !handle.isClosed {
                 if failure == nil {
+                    // Opens in flight are given up (nothing is sent for those the server has not answered; the
+                    // session's end frees them).
+                    for open in inFlight { _ = essh_channel_open_abandon(open.channel) }
                     for link in links { if let channel = link.releaseChannel() { release(channel) } }
                     for channel in remote.close(fd: handle.fd) { release(channel) }
                     parked.removeAll { libssh2_channel_free($0) != LIBSSH2_ERROR_EAGAIN }
@@ -276,6 +375,8 @@ final class RelayLoop {
         }
         links.removeAll()
         parked.removeAll()
+        inFlight.removeAll()
+        abandoned.removeAll()
         core.finished.signal()
     }
 

@@ -68,6 +68,11 @@ struct JumpFleetBenchmark {
                          + "other=%d wall=%.3f cpu=%.3f logins=%d ratio=%.2f", count, timeout, width,
                          n(.online), n(.refused), n(.timeout),
                          count - n(.online) - n(.refused) - n(.timeout), wall, used, bastionLogins, wall / timeout))
+            // What the others were (a few distinct sentences), so a wrong count says why.
+            let others = outcomes.filter { ![.online, .refused, .timeout].contains($0.status) }
+            for text in Set(others.map { "\($0.status): \($0.error ?? "")" }).sorted().prefix(5) {
+                print("BENCH check other: \(text)")
+            }
             #expect(n(.online) == (count + 2) / 3)
         }
     }
