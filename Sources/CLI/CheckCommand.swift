@@ -76,8 +76,11 @@ struct CheckCommand: ParsableCommand {
         do {
             // Jump hosts named by saved servers are looked up as `essh exec` looks them up.
             let context = database.connectionContext
+            let saved = order.compactMap { entries[$0].server }
+            var chains = OnlineCheck.Target.jumps(of: saved, context: context).makeIterator()
             let targets = order.map { i in
-                OnlineCheck.Target(host: entries[i].host, port: entries[i].port, jumps: entries[i].jumps(context))
+                OnlineCheck.Target(host: entries[i].host, port: entries[i].port,
+                                   jumps: entries[i].server == nil ? [] : chains.next() ?? [])
             }
             let checked = try checker.check(targets) { outcome in
                 progress.record(good: outcome.status == .online)
@@ -167,12 +170,6 @@ struct CheckEntry {
         port = destination.port ?? 22
         typedAsAddress = destination.port != nil || destination.host.contains(":")
             || destination.host.allSatisfy { $0.isNumber || $0 == "." }
-    }
-
-    /// The jump hosts a connection to the saved server would pass through (empty for a typed host, or when its
-    /// connection options cannot be made: a check needs no key, and the direct check then says what it finds).
-    func jumps(_ context: ConnectionProfile.Context) -> [ConnectOptions] {
-        server.map { OnlineCheck.Target.jumps(of: $0, context: context) } ?? []
     }
 
     /// Saved servers are one each by name; typed hosts by address.

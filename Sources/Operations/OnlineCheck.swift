@@ -40,6 +40,31 @@ public struct OnlineCheck: Sendable {
             guard !server.jump.isEmpty else { return [] }
             return (try? ConnectionProfile(server: server).options(context: context))?.jumps ?? []
         }
+
+        /// `jumps(of:context:)` for each of `servers`, in order, each distinct jump text resolved once: behind one
+        /// bastion, 2,000 servers cost one lookup of its chain (saved servers, ~/.ssh/config), not 2,000 (which took
+        /// 3 s of a 2,000-server check, bench/results/jump-fleet-2026-11-24b.md). A server named in the chain it
+        /// would share is resolved alone (its loop is refused there).
+        public static func jumps(of servers: [Server], context: ConnectionProfile.Context) -> [[ConnectOptions]] {
+            var resolved: [String: [ConnectOptions]] = [:]
+            return servers.map { server in
+                guard !server.jump.isEmpty else { return [] }
+                if let shared = resolved[server.jump], !names(in: shared).contains(server.name) { return shared }
+                let own = jumps(of: server, context: context)
+                if !own.isEmpty && resolved[server.jump] == nil { resolved[server.jump] = own }
+                return own
+            }
+        }
+
+        /// The name of every hop of `chain`, their own jump hosts' included.
+        private static func names(in chain: [ConnectOptions]) -> Set<String> {
+            var found: Set<String> = []
+            for hop in chain {
+                found.insert(hop.name ?? hop.host)
+                found.formUnion(names(in: hop.jumps))
+            }
+            return found
+        }
     }
 
     /// Bastion sessions per jump chain, at most: one per `checksPerSession` servers behind it up to this. Each

@@ -2,6 +2,7 @@ import Foundation
 import Inventory
 import Operations
 import SSH
+import Synchronization
 import Testing
 
 /// No ssh_config at all: hops are saved servers or typed hosts.
@@ -115,5 +116,46 @@ private struct NoFiles: SSHConfigSource {
         #expect(JumpHosts.problem(name: "new", chain: "new", saved: saved)?.contains("its own jump host") == true)
         #expect(JumpHosts.problem(name: "new", chain: "a,", saved: saved)?.contains("is empty") == true)
         #expect(JumpHosts.problem(name: "new", chain: "none", saved: saved) == nil)
+    }
+}
+
+/// A check's jump chains for many saved servers: each distinct chain looked up once, the same hops as one at a time,
+/// and a server inside the chain it would share still refused (its loop), not handed the shared chain.
+@Suite struct CheckJumpChainsTests {
+    @Test func eachDistinctChainIsLookedUpOnce() {
+        let saved = [
+            Server(name: "bastion", host: "10.0.0.1", port: 2222, user: "gate", auth: .agent),
+            Server(name: "inner", host: "10.1.0.1", user: "ops", auth: .password, jump: "bastion"),
+        ]
+        let lookups = Mutex(0)
+        let context = ConnectionProfile.Context(
+            environment: ["HOME": "/home/ann", "ESSH_KNOWN_HOSTS": "/kh"], localUser: "ann",
+            savedServer: { name in
+                lookups.withLock { $0 += 1 }
+                return saved.first { $0.name == name }
+            },
+            sshConfig: SSHConfigReader(home: "/home/ann", localUser: "ann", source: NoFiles()))
+        let behind = (0..<50).map { Server(name: "db\($0)", host: "10.2.0.\($0)", auth: .agent, jump: "inner") }
+        let direct = Server(name: "web", host: "10.9.0.1", auth: .agent)
+        // A server named bastion behind inner: inner's chain passes through bastion, so it loops.
+        let looping = Server(name: "bastion", host: "10.9.0.2", auth: .agent, jump: "inner")
+        let servers = behind + [direct, looping]
+
+        lookups.withLock { $0 = 0 }
+        let one = OnlineCheck.Target.jumps(of: behind[0], context: context)
+        let perChain = lookups.withLock { $0 }
+        lookups.withLock { $0 = 0 }
+        let all = OnlineCheck.Target.jumps(of: servers, context: context)
+        let batched = lookups.withLock { $0 }
+
+        #expect(one.map(\.name) == ["inner"] && one.first?.jumps.map(\.name) == ["bastion"])
+        #expect(all.count == servers.count)
+        let hops = { (chain: [ConnectOptions]) in chain.map { "\($0.name ?? "") \($0.host):\($0.port) \($0.user)" } }
+        #expect(all.prefix(50).allSatisfy { hops($0) == hops(one) && hops($0.first?.jumps ?? []) == hops(one[0].jumps) })
+        #expect(all[50].isEmpty, "a direct server has no chain")
+        #expect(all[51].isEmpty, "the server inside its own chain is refused (checked directly), not given it")
+        #expect(OnlineCheck.Target.jumps(of: looping, context: context).isEmpty)
+        // 50 servers behind one chain: one lookup of it (plus the looping one resolved alone), not 50.
+        #expect(batched <= 2 * perChain, "\(batched) lookups for 50 servers; one chain costs \(perChain)")
     }
 }

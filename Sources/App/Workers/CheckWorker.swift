@@ -61,10 +61,10 @@ final class CheckWorker: Sendable {
         var context = context
         if let stored = try? inventory.allSettings() { context.knownHostsSetting = Settings(stored: stored).knownHosts }
         let wanted = Set(ids)
+        let behind = servers.filter { !$0.jump.isEmpty && $0.id.map(wanted.contains) == true }
         var found: [Int64: [ConnectOptions]] = [:]
-        for server in servers where !server.jump.isEmpty {
-            guard let id = server.id, wanted.contains(id) else { continue }
-            found[id] = OnlineCheck.Target.jumps(of: server, context: context)
+        for (server, jumps) in zip(behind, OnlineCheck.Target.jumps(of: behind, context: context)) {
+            if let id = server.id { found[id] = jumps }
         }
         return found
     }
