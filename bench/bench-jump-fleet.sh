@@ -145,7 +145,7 @@ c_logins=$(field logins < "$W/check.txt" | median)
 {
     echo "# Fleet runs and online checks behind one bastion (issue 15 §4), release essh"
     echo
-    ESSH="$ESSH" bash bench/machine.sh
+    ESSH="$ESSH" bash bench/machine.sh | grep -v "^libssh2"
     echo "- eSSH build: release ($ESSH); libssh2: $(Sources/CLibSSH2/libssh2-from-debian.sh origin)"
     echo "- pssh: $(dpkg-query -W -f='${Version}' pssh 2>/dev/null) (Debian); $(ssh -V 2>&1)"
     echo "- servers: the harness's namespaces (Tests/Harness/test-servers.sh): b1's sshd is the bastion, t1's sshd the"
