@@ -18,7 +18,7 @@ TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
-FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests)\.
+FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests)\.
 
 .PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
 

@@ -118,6 +118,14 @@ let forwardingTargets: [Target] = [
     .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "SSH", "LocalProcess", "TestSupport"]),
 ]
 
+// Transfer: copying files (`essh cp`, the Files screen), issue 16. Its pure parts first: scp-style operands
+// (TransferEndpoint), the name a file is written under until complete (PartialName), what --resume may do
+// (ResumeDecision). No I/O, no terminal, no database.
+let transferTargets: [Target] = [
+    .target(name: "Transfer", dependencies: ["Basics", crypto]),
+    .testTarget(name: "TransferTests", dependencies: ["Transfer"]),
+]
+
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
 // options (ConnectionProfile), who gets a fleet run's password (FleetTargets), the typed settings table, mail
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
@@ -178,6 +186,6 @@ let package = Package(
     targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets
         + tuiTargets + testSupportTargets + inventoryTargets + mailTargets + reachabilityTargets + remoteCommandsTargets
         + fleetTargets + operationsTargets + appTargets + cliTargets
-        + interactiveShellTargets + forwardingTargets,
+        + interactiveShellTargets + forwardingTargets + transferTargets,
     swiftLanguageModes: [.v6]
 )
