@@ -216,39 +216,20 @@ extension CommandLineArguments {
     /// SPEC… DEST`; without -L, -R or -D, DEST's saved tunnels or its ~/.ssh/config forwards, as ssh -N DEST starts
     /// them. Only with -N before DEST: a forward without -N keeps its usage sentence.
     static func forwardForm(_ args: [String]) -> [String]? {
-        let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         let letters: Set<String> = ["-L", "-R", "-D"]
-        var i = 0
         var noCommand = false
-        var out: [String] = []
-        while i < args.count {
-            let word = args[i]
-            if word == "--" || commands.contains(word) { return nil }
+        let words = beforeDestination(args) { word, next in
             if word == "-N" {
                 noCommand = true
-                i += 1
-                continue
+                return (1, [])
             }
-            if letters.contains(word), i + 1 < args.count {
-                out += [word, args[i + 1]]
-                i += 2
-                continue
-            }
+            if letters.contains(word), let next { return (2, [word, next]) }
             if let letter = letters.first(where: { word.hasPrefix($0) && word.count > 2 }) {
-                out += [letter, String(word.dropFirst(2))]
-                i += 1
-                continue
+                return (1, [letter, String(word.dropFirst(2))])
             }
-            if ConnectionOptions.valueOptions.contains(word), i + 1 < args.count {
-                out += [word, args[i + 1]]
-                i += 2
-                continue
-            }
-            out.append(word)
-            i += 1
-            if !word.hasPrefix("-") { break }
+            return nil
         }
-        guard noCommand else { return nil }
-        return ["forward"] + out + args[min(i, args.count)...]
+        guard let words, noCommand else { return nil }
+        return ["forward"] + words
     }
 }

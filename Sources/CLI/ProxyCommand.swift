@@ -56,33 +56,48 @@ struct ProxyCommand: ParsableCommand {
 extension CommandLineArguments {
     /// `essh [options] -W host:port DEST` is `essh proxy [options] --to host:port DEST` (ssh -W's form).
     static func proxyForm(_ args: [String]) -> [String]? {
-        let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
-        var i = 0
         var value: String?
-        var rest: [String] = []
-        while i < args.count {
-            let word = args[i]
-            if word == "--" || commands.contains(word) { return nil }
-            if word == "-W", i + 1 < args.count {
-                value = args[i + 1]
-                i += 2
-                continue
+        let words = beforeDestination(args) { word, next in
+            if word == "-W", let next {
+                value = next
+                return (2, [])
             }
             if word.hasPrefix("-W") && word.count > 2 {
                 value = String(word.dropFirst(2))
-                i += 1
+                return (1, [])
+            }
+            return nil
+        }
+        guard let words, let value else { return nil }
+        return ["proxy", "--to", value] + words
+    }
+
+    /// An ssh-style command line without a subcommand (`essh [options] DEST …`), its words before DEST offered to
+    /// `rewrite`, which may take a word (with the next) and say what stands in their place; connection options keep
+    /// their values; DEST and what follows it are kept as they are. Nil when a subcommand or `--` comes first. The one
+    /// walk behind ssh's `-W` (`proxyForm`) and `-N` (`forwardForm`) forms.
+    static func beforeDestination(_ args: [String],
+                                  rewrite: (String, String?) -> (consumed: Int, keep: [String])?) -> [String]? {
+        let commands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
+        var i = 0
+        var out: [String] = []
+        while i < args.count {
+            let word = args[i]
+            if word == "--" || commands.contains(word) { return nil }
+            if let taken = rewrite(word, i + 1 < args.count ? args[i + 1] : nil) {
+                out += taken.keep
+                i += taken.consumed
                 continue
             }
             if ConnectionOptions.valueOptions.contains(word), i + 1 < args.count {
-                rest += [word, args[i + 1]]
+                out += [word, args[i + 1]]
                 i += 2
                 continue
             }
-            rest.append(word)
-            if !word.hasPrefix("-") { break }
+            out.append(word)
             i += 1
+            if !word.hasPrefix("-") { break }
         }
-        guard let value else { return nil }
-        return ["proxy", "--to", value] + rest + args[min(i + 1, args.count)...]
+        return out + args[min(i, args.count)...]
     }
 }
