@@ -24,7 +24,10 @@ struct TUIQuickConnectSaveTests {
         #expect(summary.contains { $0.contains("Not a saved server: s saves it.") })
         #expect(summary.contains { $0.hasPrefix("s Save server") })
         try tmux.press("s")
-        let form = try tmux.waitFor(text: "Add server")
+        // The whole form, not a frame caught while it was drawn over the summary (seen once under load).
+        let form = try tmux.waitFor("the Add server form with its Auth field") { screen in
+            screen.contains { $0.contains("Add server") } && screen.contains { $0.contains("Auth") }
+        }
         let text = form.joined(separator: "\n")
         #expect(text.contains(servers.host) && text.contains("\(servers.port)") && text.contains(servers.user),
                 "host, port and user filled in: \(text)")

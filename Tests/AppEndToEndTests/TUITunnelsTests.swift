@@ -10,18 +10,9 @@ import TestSupport
 struct TUITunnelsTests {
     /// The first bytes the server at 127.0.0.1:port sends, after sending `hello` (bytes each way).
     private static func exchange(_ port: Int) -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = LoopbackListener.connectClient(port: port)
+        guard fd >= 0 else { return "" }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return "" }
         let hello = Array("SSH-2.0-tunnel-test\r\n".utf8)
         _ = hello.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         var bytes = [UInt8](repeating: 0, count: 64)

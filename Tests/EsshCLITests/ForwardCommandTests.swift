@@ -69,17 +69,8 @@ import TestSupport
         #expect(lines.first?.hasPrefix("-L 0:\(s.jump.t1.host):\(s.jump.t1.port): listening on 127.0.0.1:") == true)
         #expect(lines.last?.hasPrefix("-D 0: SOCKS proxy (SOCKS5, SOCKS4a) on 127.0.0.1:") == true)
         // t1's sshd greets through the tunnel; the connection stays open while essh stops.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port(of: lines[0])).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        #expect(connected == 0)
+        let fd = LoopbackListener.connectClient(port: port(of: lines[0]))
+        #expect(fd >= 0, "connected")
         var banner = [UInt8](repeating: 0, count: 64)
         let n = read(fd, &banner, banner.count)
         #expect(n > 0 && String(decoding: banner[..<max(n, 0)], as: UTF8.self).hasPrefix("SSH-2.0-OpenSSH"))

@@ -112,18 +112,9 @@ import TestSupport
 
     /// The first bytes a TCP server at 127.0.0.1:port sends (an sshd's greeting).
     private static func greeting(_ port: Int) -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = LoopbackListener.connectClient(port: port)
+        guard fd >= 0 else { return "" }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return "" }
         var bytes = [UInt8](repeating: 0, count: 64)
         let n = read(fd, &bytes, bytes.count)
         return n > 0 ? String(decoding: bytes[..<n], as: UTF8.self) : ""

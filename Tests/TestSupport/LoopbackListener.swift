@@ -141,6 +141,24 @@ public final class LoopbackListener: @unchecked Sendable {
         }
     }
 
+    /// A TCP connection to 127.0.0.1:`port` (a forward's listening port, a listener here): its descriptor, or -1
+    /// when nothing accepted it. The caller closes it.
+    public static func connectClient(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            return -1
+        }
+        return fd
+    }
+
     static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
