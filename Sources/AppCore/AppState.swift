@@ -75,6 +75,8 @@ package struct AppState: Sendable {
     /// A session ended while it was reconnecting: the end of that connection (cancelled, or made after all) is
     /// nobody's news.
     var abandonedReconnect = false
+    /// How many times the Files screen was opened: each opening's number tells its worker messages from older ones.
+    var filesOpened = 0
 
     package init(size: Size, now: Date, localUser: String) {
         self.size = size

@@ -14,6 +14,7 @@ package enum AppView {
         case .summary(let summary): SummaryView.render(summary, unicode: state.unicode, into: &buffer)
         case .fleet(let run): cursor = FleetView.render(run, state, into: &buffer)
         case .tunnels(let tunnels): cursor = TunnelsView.render(tunnels, state, into: &buffer)
+        case .files(let files): cursor = FilesView.render(files, state, into: &buffer)
         }
         let border = Border.preferred(unicode: state.unicode)
         for overlay in state.overlays.items {

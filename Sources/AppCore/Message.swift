@@ -75,4 +75,6 @@ package enum Message: Sendable {
     /// A server's saved tunnels were saved; `notice` says what changed (nil: nothing to say).
     case forwardsSaved(notice: String?)
     case forwardsSaveFailed(String)
+    /// What the files worker did for the Files screen.
+    case files(FilesEvent)
 }

@@ -15,13 +15,15 @@ enum Screen: Sendable {
     case fleet(FleetRun)
     /// The saved and running tunnels (`u`); the tunnels themselves run on whatever screen is shown.
     case tunnels(TunnelsState)
+    /// Two panes of files, this machine's and a server's (`f`, or F11 in a session), and the copies between them.
+    case files(FilesState)
 
     /// The Servers screen with the filter bar closed.
     static var servers: Screen { .servers(filtering: false) }
 
     /// Which screen this is, without its state (the help's sections, whether the screen changed).
     enum Kind: Sendable, Equatable {
-        case servers, form, connecting, session, summary, fleet, tunnels
+        case servers, form, connecting, session, summary, fleet, tunnels, files
     }
 
     var kind: Kind {
@@ -33,6 +35,7 @@ enum Screen: Sendable {
         case .summary: return .summary
         case .fleet: return .fleet
         case .tunnels: return .tunnels
+        case .files: return .files
         }
     }
 

@@ -146,6 +146,7 @@ package enum Update {
         case .forwardsSaveFailed(let text):
             state.notice = text
             return []
+        case .files(let event): return filesEvent(&state, event)
         }
     }
 
@@ -208,6 +209,7 @@ package enum Update {
         case .fleet: return fleetKey(&state, FleetAction.table.action(for: key))
         case .summary(let summary): return summaryKey(&state, summary.keys.action(for: key))
         case .tunnels: return tunnelsKey(&state, key)
+        case .files: return filesKey(&state, key)
         }
     }
 }

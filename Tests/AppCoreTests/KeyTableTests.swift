@@ -22,6 +22,9 @@ struct KeyTableTests {
         (.fleet, [FleetAction.table.helpItems, OutputToolAction.table.helpItems, DialogAction.table.helpItems,
                   HelpAction.table.helpItems, GlobalAction.table.helpItems]),
         (.summary, [SummaryAction.table.helpItems, GlobalAction.table.helpItems]),
+        (.files, [FilesAction.table.helpItems, FilesFilterAction.table.helpItems, FilesQuestionAction.table.helpItems,
+                  DialogAction.table.helpItems, FilesPagerAction.table.helpItems, HelpAction.table.helpItems,
+                  GlobalAction.table.helpItems]),
     ]
 
     /// Every table's keys, as `[Key]` per binding, for checks across all tables.
@@ -38,6 +41,9 @@ struct KeyTableTests {
         ("SummaryUnsaved", SummaryAction.unsavedTable.bindings.map(\.keys)),
         ("SummaryBack", SummaryAction.backToSessionTable.bindings.map(\.keys)),
         ("Global", GlobalAction.table.bindings.map(\.keys)),
+        ("Files", FilesAction.table.bindings.map(\.keys)), ("FilesFilter", FilesFilterAction.table.bindings.map(\.keys)),
+        ("FilesQuestion", FilesQuestionAction.table.bindings.map(\.keys)),
+        ("FilesPager", FilesPagerAction.table.bindings.map(\.keys)),
     ]
 
     @Test func everyFKeyActionHasAKeyThatIsNoFKey() {
@@ -99,6 +105,10 @@ struct KeyTableTests {
         #expect(SummaryAction.backToSessionTable.conflictingKeys.isEmpty)
         #expect(HistorySearchAction.table.conflictingKeys.isEmpty)
         #expect(GlobalAction.table.conflictingKeys.isEmpty)
+        #expect(FilesAction.table.conflictingKeys.isEmpty)
+        #expect(FilesFilterAction.table.conflictingKeys.isEmpty)
+        #expect(FilesQuestionAction.table.conflictingKeys.isEmpty)
+        #expect(FilesPagerAction.table.conflictingKeys.isEmpty)
     }
 
     @Test func theQuickCommandKeysRunTheKindTheirActionNames() {

@@ -82,8 +82,11 @@ package enum Work: Sendable, Equatable {
     /// Stops a tunnel and forgets it (deleted, or changed into another).
     case forgetTunnel(TunnelID)
 
+    /// The files worker: the Files screen's own connection, listings, changes and copies.
+    case files(FilesWork)
+
     /// The worker that does each kind of work.
-    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels }
+    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files }
 
     package var job: Job {
         switch self {
@@ -97,6 +100,7 @@ package enum Work: Sendable, Equatable {
         case .sendMail, .retryMail, .saveOutput: return .mail
         case .runFleet, .cancelFleet, .checkFleetLogins, .cancelFleetCheck: return .fleet
         case .startTunnel, .stopTunnel, .restartTunnel, .forgetTunnel: return .tunnels
+        case .files: return .files
         }
     }
 }

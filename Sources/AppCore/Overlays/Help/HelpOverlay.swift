@@ -46,6 +46,11 @@ enum HelpOverlay {
         case .tunnels:
             return [Section(nil, TunnelsAction.table), Section("In the add / edit form (a, e):", TunnelEditorAction.table),
                     help, everywhere]
+        case .files:
+            return [Section(nil, FilesAction.table), Section("While typing the filter (/):", FilesFilterAction.table),
+                    Section("In the rename, folder and mode questions (F6, F7, c):", FilesQuestionAction.table),
+                    Section("In the delete question (F8):", DialogAction.table, notes: DialogAction.notes),
+                    Section("In the pager (F3):", FilesPagerAction.table), help, everywhere]
         }
     }
 

@@ -8,7 +8,7 @@ enum ServersAction: Sendable, Equatable {
     case shell
     case mark, markAll, runOnMarked
     case cycleOrder, toggleGroups, collapse, expand, toggleMouse
-    case tunnels
+    case tunnels, files
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -26,6 +26,8 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.character("s")], .settings, label: "Settings", description: "Settings"),
         KeyBinding([.character("u")], .tunnels, label: "Tunnels",
                    description: "Tunnels: saved port forwards, started, stopped and watched (they keep running)"),
+        KeyBinding([.character("f")], .files, label: "Files",
+                   description: "Files: the selected server's beside this machine's, to copy both ways"),
         KeyBinding([.character("x")], .runOnMarked, label: "Run",
                    description: "Run a command on the marked (or selected) servers"),
         KeyBinding([.character(" ")], .mark, label: "Mark", description: "Mark or unmark the selected server"),

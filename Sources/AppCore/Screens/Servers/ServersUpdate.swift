@@ -34,6 +34,7 @@ extension Update {
             state.show(.form(.server(server)))
         case .settings: state.show(.form(.settings(state.settings)))
         case .tunnels: showTunnels(&state)
+        case .files: return openFiles(&state)
         case .quickConnect: state.show(.form(.quickConnect))
         case .delete:
             guard let server = state.selectedServer else { return [] }

@@ -8,7 +8,7 @@ enum SessionAction: Sendable, Equatable {
     case run, cancel, interrupt, historyUp, historyDown, historySearch, pageUp, pageDown, top, bottom
     case scrollLeft, scrollRight
     case interfaces, routes, sockets, toggleParsed, end, help, search, searchNext, searchPrevious
-    case mail, save, pipe, retryMail, shell, reconnect
+    case mail, save, pipe, retryMail, shell, reconnect, files
 
     static let table = KeyBindingTable<SessionAction>([
         KeyBinding([.enter], .run, description: "Run the command line (!CMD: on your terminal)"),
@@ -34,6 +34,8 @@ enum SessionAction: Sendable, Equatable {
                    description: "Save the last command's output to a file"),
         KeyBinding([.character("|")], .pipe, label: "Pipe",
                    description: "Pipe the last output into a local command (empty line)"),
+        KeyBinding([.function(11), .ctrl("o")], .files, label: "Files",
+                   description: "Files: this server's (from the folder of the last cd) beside this machine's"),
         KeyBinding([.function(9), .alt("9")], .retryMail, description: "Send the mail waiting in the outbox again"),
         KeyBinding([.character("r")], .reconnect, description: "Reconnect after the connection was lost (empty line)"),
         KeyBinding([.up], .historyUp, description: "Previous command from history"),

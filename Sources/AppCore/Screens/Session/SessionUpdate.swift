@@ -12,6 +12,7 @@ extension Update {
         case .end?:
             let running = state.session?.running != nil
             return (running ? [.cancelCommand] : []) + endSession(&state, reason: nil)
+        case .files?: return openFilesFromSession(&state)
         case .mail?, .save?, .pipe?, .retryMail?:
             // The output tools (OutputTools/); nil: `|` on a command line being typed is typed.
             if state.session?.historySearch == nil, let effects = openOutputTool(&state, action) { return effects }
@@ -120,7 +121,7 @@ extension Update {
             session.search = SessionSearch()
         case .searchNext, .searchPrevious:
             state.notice = "Ctrl-F searches the output first."
-        case .end, .mail, .save, .retryMail: return []
+        case .end, .mail, .save, .retryMail, .files: return []
         case .pipe, nil:
             _ = session.input.handle(key)
         }
