@@ -168,6 +168,7 @@ let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
+        "Transfer",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
