@@ -122,8 +122,10 @@ let forwardingTargets: [Target] = [
 // (TransferEndpoint), the name a file is written under until complete (PartialName), what --resume may do
 // (ResumeDecision). No I/O, no terminal, no database.
 let transferTargets: [Target] = [
-    .target(name: "Transfer", dependencies: ["Basics", crypto]),
-    .testTarget(name: "TransferTests", dependencies: ["Transfer"]),
+    .target(name: "Transfer", dependencies: ["Basics", "SSH", crypto]),
+    .testTarget(name: "TransferTests", dependencies: ["Transfer", "SSH"]),
+    // Transfer.run against the harness's real sshd (not in FAST_TESTS: it needs the servers).
+    .testTarget(name: "TransferIntegrationTests", dependencies: ["Transfer", "SSH", "Basics", "TestSupport", crypto]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
