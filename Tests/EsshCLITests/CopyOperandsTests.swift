@@ -1,4 +1,5 @@
 import CLI
+import Transfer
 import Testing
 
 /// `essh cp`'s operands read without I/O: which side is the server's, which server or fleet, and the bytes of each
@@ -74,5 +75,16 @@ import Testing
         for bad in ["", "fast", "10X", "-1M", "0", "0.5", "1e9", "K"] {
             #expect(throws: CopyRate.Problem.self, "\(bad)") { try CopyRate.parse(bad) }
         }
+    }
+}
+
+/// A transfer's errors have their place in the one exit-status table.
+@Suite struct CopyExitStatusTests {
+    @Test func transferErrorsMapToTheTable() {
+        let cases: [(TransferError.Kind, CLI.ExitStatus)] = [
+            (.usage, .usage), (.badInput, .badInput), (.connection, .connection), (.remoteFile, .failed),
+            (.localFile, .failed), (.cancelled, .interrupted),
+        ]
+        for (kind, status) in cases { #expect(CLI.ExitStatus(for: TransferError(kind, "x")) == status, "\(kind)") }
     }
 }
