@@ -190,17 +190,26 @@ public final class SFTPClient: Sendable {
 
     /// Makes a symbolic link at `link` pointing to `target`. OpenSSH reads SYMLINK's arguments the other way round
     /// from the draft libssh2 follows, so they go in swapped (as OpenSSH's own sftp client sends them).
+    ///
+    /// libssh2 1.11.1 reads SYMLINK's status from the wrong place (it reports the request id: "failed" with status 1,
+    /// 2, … once the channel has made other requests, though the link was made), so a failure is checked by reading
+    /// the link back: it stands when the link is not there pointing at `target`.
     public func makeSymbolicLink(_ link: [UInt8], pointingTo target: [UInt8]) throws(SSHError) {
-        var targetBytes = target.map { CChar(bitPattern: $0) }
-        try call("making the link", link) { sftp in
-            Int(target.withCChars { t, tn in
-                link.withCChars { l, ln in
-                    targetBytes.withUnsafeMutableBufferPointer { _ in
+        do throws(SSHError) {
+            try call("making the link", link) { sftp in
+                Int(target.withCChars { t, tn in
+                    link.withCChars { l, ln in
                         libssh2_sftp_symlink_ex(sftp, t, tn, UnsafeMutablePointer(mutating: l), ln,
                                                 LIBSSH2_SFTP_SYMLINK)
                     }
-                }
-            })
+                })
+            }
+        } catch where error.kind == .remoteFile {
+            if (try? readLink(link)) == target { return }
+            let status: SFTPStatus = (try? stat(link, followLinks: false)) != nil ? .alreadyExists : .failure
+            throw SSHError(.remoteFile, error.detail, "\(session.host): \(PathText.shown(link)): "
+                           + (status == .alreadyExists ? "it already exists." : "the link could not be made."),
+                           sftpStatus: status, path: link)
         }
     }
 
@@ -370,7 +379,8 @@ public final class SFTPClient: Sendable {
                         path: [UInt8], host: String) -> SSHError {
         if rc == LIBSSH2_ERROR_SFTP_PROTOCOL {
             let status = SFTPStatus(code: UInt32(truncatingIfNeeded: libssh2_sftp_last_error(sftp)))
-            return SSHError(.remoteFile, "SFTP status \(status.rawValue) while \(what)",
+            let said = handle.io(timeout: 1).lastErrorMessage
+            return SSHError(.remoteFile, "SFTP status \(status.rawValue) while \(what) (libssh2: \(said))",
                             "\(host): \(PathText.shown(path)): \(status.words).", sftpStatus: status, path: path)
         }
         let error = handle.io(timeout: 1).error(what + " " + PathText.shown(path), rc)

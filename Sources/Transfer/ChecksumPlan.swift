@@ -21,7 +21,8 @@ public enum ChecksumPlan {
     public static func read(stdout: [UInt8], stderr: [UInt8], status: Int32?, host: String) -> Answer {
         let text = String(decoding: stdout, as: UTF8.self)
         if text.contains(missingMarker) { return .unavailable("no sha256sum or shasum on \(host)") }
-        let hex = text.prefix(64)
+        // GNU sha256sum starts the line with a backslash when the name needs escaping (a newline, a backslash).
+        let hex = (text.hasPrefix("\\") ? text.dropFirst() : Substring(text)).prefix(64)
         if status == 0, hex.count == 64, hex.allSatisfy({ $0.isHexDigit }) { return .digest(hex.lowercased()) }
         let said = String(decoding: stderr, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         return .unavailable("the checksum on \(host) failed" + (said.isEmpty ? "" : ": \(said)"))

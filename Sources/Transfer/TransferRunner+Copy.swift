@@ -100,6 +100,11 @@ extension TransferRunner {
             dropRemotePartial(partial, lane: lane, error: error)
             throw error
         }
+        for stale in stalePartials(of: item.destination, keep: partial, list: { folder in
+            (try? lane.list(folder))?.map(\.name)
+        }) {
+            try? lane.remove(stale)
+        }
         var result = FileOutcome(source: item.source, destination: item.destination, size: info.size,
                                  bytesSent: sent, status: from == info.size && from > 0 ? .alreadyComplete : .copied,
                                  resumedFrom: from > 0 ? from : nil, restartReason: restartReason)
@@ -179,7 +184,11 @@ extension TransferRunner {
     /// posix-rename where the server has it; else rename, and if the destination exists remove it first (false:
     /// not atomic).
     private func placeRemote(_ lane: SFTPClient, _ partial: [UInt8], _ destination: [UInt8]) throws(SSHError) -> Bool {
-        if try lane.posixRename(partial, to: destination) { return true }
+        do throws(SSHError) {
+            if try lane.posixRename(partial, to: destination) { return true }
+        } catch where error.sftpStatus == .unsupported || error.sftpStatus == .permissionDenied {
+            // Advertised but refused (sftp-server -P posix-rename): as if the server lacked it.
+        }
         do throws(SSHError) {
             try lane.rename(partial, to: destination)
             return true
@@ -278,6 +287,11 @@ extension TransferRunner {
             }
             close(fd)
             throw error
+        }
+        for stale in stalePartials(of: item.destination, keep: partial, list: { folder in
+            (try? local.list(folder))?.map(\.name)
+        }) {
+            if let p = try? LocalFiles.cPath(stale) { unlink(p) }
         }
         var result = FileOutcome(source: item.source, destination: item.destination, size: info.size,
                                  bytesSent: sent, status: from == info.size && from > 0 ? .alreadyComplete : .copied,

@@ -46,6 +46,10 @@ final class TransferRunner: Sendable {
         var filesDone = 0
         var filesTotal = 0
         var bytesTotal: Int64 = 0
+        /// Folders this run made (nothing stale can be in them).
+        var madeFolders: Set<[UInt8]> = []
+        /// Partial names (`.NAME.essh-*.part`) found in a destination folder, listed once per run.
+        var partialsIn: [[UInt8]: [[UInt8]]] = [:]
     }
 
     var options: TransferOptions { request.options }
@@ -173,6 +177,29 @@ final class TransferRunner: Sendable {
         if let report { events(.progress(report)) }
     }
 
+    /// Partials eSSH left for `destination` from other sources (or an older version of this one), except `keep`:
+    /// they go once a copy is in place. Each folder is listed at most once a run; folders the run made are not.
+    func stalePartials(of destination: [UInt8], keep: [UInt8],
+                       list: ([UInt8]) -> [[UInt8]]?) -> [[UInt8]] {
+        let folder = PathBytes.directoryName(destination)
+        let known: [[UInt8]]? = shared.withLock { s in
+            s.madeFolders.contains(folder) ? [] : s.partialsIn[folder]
+        }
+        let names: [[UInt8]]
+        if let known {
+            names = known
+        } else {
+            let found = (list(folder.isEmpty ? [0x2E] : folder) ?? []).filter { name in
+                name.first == 0x2E && name.count > 19 && name.suffix(5).elementsEqual(Array(".part".utf8))
+            }
+            shared.withLock { $0.partialsIn[folder] = found }
+            names = found
+        }
+        let base = PathBytes.baseName(destination)
+        return names.filter { PartialName.isPartial($0, of: base) && $0 != PathBytes.baseName(keep) }
+            .map { PathBytes.join(folder, $0) }
+    }
+
     // MARK: - Folders, links, -p
 
     private func makeDirectory(_ item: TransferItem) -> FileOutcome {
@@ -191,6 +218,7 @@ final class TransferRunner: Sendable {
             } else if try local.info(item.destination, followLinks: true)?.kind != .directory {
                 try local.makeDirectory(item.destination, mode: mode)
             }
+            shared.withLock { _ = $0.madeFolders.insert(item.destination) }
             return outcome(item, .directoryMade)
         } catch {
             return outcome(item, .failed(reason: error.message))
