@@ -151,7 +151,7 @@ let appTargets: [Target] = [
     ]),
     .target(name: "App", dependencies: [
         "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
-        "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
+        "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding", "Transfer",
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
@@ -159,7 +159,7 @@ let appTargets: [Target] = [
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding",
+        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding", "Transfer",
     ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]

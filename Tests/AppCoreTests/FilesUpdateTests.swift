@@ -380,6 +380,12 @@ import TUIKit
             server: first, status: "ok", lines: ["ok  /home/admin/notes.txt"]))))
         let text = Self.text(state)
         #expect(text.contains("1 of 2 done") && text.contains("ok  /home/admin/notes.txt"), "\(text)")
+        // The last one lists the server's pane again (it received the files too).
+        _ = Update.update(&state, .files(.listed(session: 1, .remote, path: Array("/srv".utf8), entries: [],
+                                                 select: nil)))
+        #expect(Update.update(&state, .files(.serverCopied(session: 1, id: 1, index: 1, FilesServerCopy(
+            server: "x", status: "refused", lines: ["x refused the connection."]))))
+            == [.files(.list(session: 1, .remote, path: Array("/srv".utf8), select: nil))])
         // With one server only there is nothing to copy to.
         Fixtures.keys(&state, .character("q"))
         state.fleet.marked = []

@@ -13,6 +13,7 @@ final class LiveEffects: EffectHandler {
     let mail: MailWorker
     let fleet: FleetWorker
     let tunnels: TunnelWorker
+    let files: FilesWorker
     /// What the interface says once the terminal is back (how many tunnels were stopped), set by `finish`.
     private(set) var farewell: String?
 
@@ -33,6 +34,9 @@ final class LiveEffects: EffectHandler {
                                 savedServer: savedServer)
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
         fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer)
+        let sessionWorker = session
+        files = FilesWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
+                            prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory })
         tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
             context: ConnectionProfile.Context(environment: environment, localUser: localUser),
             savedServer: savedServer)).opener)
@@ -96,6 +100,7 @@ final class LiveEffects: EffectHandler {
         case .checkFleetLogins(let id, let targets, let knownHosts, let parallel, let timeout):
             fleet.checkLogins(id: id, targets: targets, knownHosts: knownHosts, parallel: parallel, timeout: timeout)
         case .cancelFleetCheck: fleet.cancelCheck()
+        case .files(let work): files.run(work)
         }
     }
 
@@ -129,6 +134,7 @@ final class LiveEffects: EffectHandler {
             farewell = "eSSH stopped \(CountText.text(stopped, "tunnel")) that \(stopped == 1 ? "was" : "were") running."
         }
         fleet.cancel()
+        files.finish(seconds: 3)
         store.stopWatching()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)

@@ -47,6 +47,10 @@ final class MessageQueue: @unchecked Sendable {
             items.removeLast()
             previous.append(contentsOf: bytes)
             items.append(.fleetOutput(id: id, index: index, stream, previous))
+        } else if case .files(.transfer(let session, let id, .progress)) = message,
+                  case .files(.transfer(session, id, .progress))? = items.last {
+            // A copy's figures: only the newest unread ones are drawn.
+            items[items.count - 1] = message
         } else {
             items.append(message)
         }

@@ -27,6 +27,13 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
     /// `command` on a PTY in the real terminal (curses suspended), until it ends; it starts in the folder the
     /// session's commands are in, when the session knows it.
     func runOnTerminal(_ command: String) -> ShellOutcome
+    /// The shell's working folder after the last command (nil without a shell that lasts); `SessionShell.directory`.
+    var directory: String? { get }
+}
+
+extension OpenSession {
+    /// Sessions without a shell that lasts (test fakes) know no folder.
+    var directory: String? { nil }
 }
 
 /// Opens sessions (resolve, connect, handshake, host key, login), asking `prompter` what it must.

@@ -137,6 +137,10 @@ final class SessionWorker: Sendable {
         }
     }
 
+    /// The open session's working folder after its last command (nil: none open, or no shell that lasts); read
+    /// without waiting for a running command. The Files screen opened from the session starts there.
+    var directory: String? { shared.withLock { $0.session }?.directory }
+
     func cancelConnect() {
         shared.withLock { $0.connectCancel }?.cancel()
         broker.cancelAll()

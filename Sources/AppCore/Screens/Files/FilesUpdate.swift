@@ -32,7 +32,8 @@ extension Update {
             state.notice = "Not connected: r on an empty line reconnects first."
             return []
         }
-        let files = FilesState(session: nextFilesSession(&state), serverName: session.title, returnTo: session)
+        let files = FilesState(session: nextFilesSession(&state), serverName: session.target.name ?? session.title,
+                               returnTo: session)
         return showFiles(&state, files, profile: session.target, start: .sessionFolder)
     }
 
@@ -443,6 +444,11 @@ extension Update {
                 return []
             }
             screen.serverCopies?.rows[index] = copy
+            // All done: the server pane's folder received the files too (when its server was among them).
+            if let copies = screen.serverCopies, copies.finished == copies.rows.count,
+               let list = relist(screen, .remote) {
+                return [list]
+            }
         }
         return []
     }

@@ -97,10 +97,13 @@ enum FilesView {
         let pane = screen[side]
         let active = screen.active == side
         let where_ = side == .local ? "local" : screen.serverName
-        var heading = "\(where_): " + (pane.path.isEmpty ? "…" : FileRow.display(pane.path))
-        if !pane.filter.text.isEmpty || pane.filtering { heading += " [/\(pane.filter.text)]" }
-        if !pane.marks.isEmpty { heading += " (\(pane.marks.count) marked)" }
-        let inner = Box(title: DisplayWidth.truncate(heading, to: max(1, area.width - 6)), border: border,
+        var suffix = ""
+        if !pane.filter.text.isEmpty || pane.filtering { suffix += " [/\(TextSanitizer.line(pane.filter.text))]" }
+        if !pane.marks.isEmpty { suffix += " (\(pane.marks.count) marked)" }
+        let room = area.width - 6 - DisplayWidth.of(where_) - 2 - DisplayWidth.of(suffix)
+        let path = pane.path.isEmpty ? "…" : tail(FileRow.display(pane.path), fitting: max(1, room))
+        let heading = DisplayWidth.truncate("\(where_): " + path + suffix, to: max(1, area.width - 6))
+        let inner = Box(title: heading, border: border,
                         style: active ? .plain : Theme.hint,
                         titleStyle: active ? Style(attributes: [.bold, .reverse]) : Style(attributes: .bold))
             .render(in: area, buffer: &buffer)
@@ -145,6 +148,17 @@ enum FilesView {
                 return columns.map { cell(row, $0.kind, marked: marked, screen: screen, now: state.now) }
             }
         return cursor
+    }
+
+    /// The end of `text` in `width` columns, `…` in front when cut (a path's last folders matter most).
+    static func tail(_ text: String, fitting width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        var kept = ""
+        for character in text.reversed() {
+            if DisplayWidth.of(kept) + DisplayWidth.of(character) + 1 > width { break }
+            kept.insert(character, at: kept.startIndex)
+        }
+        return "…" + kept
     }
 
     enum ColumnKind { case name, size, mode, owner, modified }
@@ -206,7 +220,7 @@ enum FilesView {
     }
 
     /// `1.5 MB`: byte counts in sentences and the queue (decimal units, as the Tunnels screen's).
-    static func bytes(_ count: Int64) -> String { TunnelsView.bytes(Int(count)) }
+    static func bytes(_ count: Int64) -> String { ByteCountText.decimal(count) }
 
     /// The selected entry in full: mode, owner, exact size, time and the whole (sanitised) name.
     static func selectedLine(_ screen: FilesState) -> String {
@@ -273,7 +287,7 @@ enum FilesView {
     static func progressText(_ p: FilesProgress) -> String {
         let percent = p.totalBytes > 0 ? Int(p.totalDone * 100 / p.totalBytes) : 0
         var text = "\(percent)% \(bytes(p.totalDone)) of \(bytes(p.totalBytes))"
-        if p.bytesPerSecond > 0 { text += " · \(TunnelsView.rate(p.bytesPerSecond))" }
+        if p.bytesPerSecond > 0 { text += " · \(ByteCountText.rate(p.bytesPerSecond))" }
         if let left = p.secondsLeft { text += " · \(DurationText.text(left, .wholeUnits)) left" }
         if !p.file.isEmpty {
             let filePercent = p.fileSize > 0 ? Int(p.fileDone * 100 / p.fileSize) : 100

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Files screen in a real terminal against the harness's sshd (its SFTP subsystem): opened with f, both panes
+/// browsed and filtered, two local files marked and copied up, one copied down, renamed and deleted (after the
+/// question) on the server; a 2 GiB copy shows its progress and Esc cancels it leaving neither the file nor its
+/// partial on the server; a session's F11 opens the server's pane in the folder of its last cd.
+@Suite("essh TUI: files", .serialized)
+struct TUIFilesTests {
+    /// Runs `command` on the test server as the test user (the test's own check of what arrived).
+    private static func remote(_ s: TestServers, _ command: String) throws -> String {
+        let r = try Spawn.run("/usr/bin/ssh", [
+            "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=\(s.knownHosts)", "-o", "GlobalKnownHostsFile=/dev/null",
+            "-i", s.key("id_ed25519"), "-p", "\(s.port)", "\(s.user)@\(s.host)", command,
+        ])
+        return r.out
+    }
+
+    @Test func browseMarkCopyBothWaysRenameDeleteAndCancelABigCopy() throws {
+        let s = try TestServers.require()
+        let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
+        let folder = "\(s.home)/\(sandbox)"
+        _ = try Self.remote(s, "mkdir -p \(folder) && printf 'from the server\\n' > \(folder)/remote.txt")
+        defer { _ = try? Self.remote(s, "rm -rf \(folder)") }
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try "one\n".write(toFile: dir.file("local.txt"), atomically: true, encoding: .utf8)
+        try "two\n".write(toFile: dir.file("second.txt"), atomically: true, encoding: .utf8)
+        // 2 GiB (sparse here; the server's copy is real bytes): long enough to be seen going and cancelled.
+        #expect(FileManager.default.createFile(atPath: dir.file("big.bin"), contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: dir.file("big.bin")))
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+
+        let essh = try EsshInTmux(servers: [.box()], in: dir, width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "box")
+        try tmux.press("f")
+        try tmux.waitFor(text: "eSSH — Files: box (")
+        try tmux.waitFor(text: "box: \(s.home)")
+        try tmux.waitFor(text: "local.txt")
+
+        // The server's pane: into the sandbox.
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(sandbox)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "[/\(sandbox)]")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "box: \(folder)")
+        try tmux.waitFor(text: "remote.txt")
+
+        // Two local files marked (filtered to the .txt ones), copied up with F5.
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(".txt")
+        try tmux.press("Enter")
+        try tmux.press("Home")
+        try tmux.press("Space")
+        try tmux.press("Space")
+        try tmux.waitFor(text: "(2 marked)")
+        try tmux.press("F5")
+        try tmux.waitFor(text: "Copied 2 files")
+        #expect(try Self.remote(s, "cat \(folder)/local.txt \(folder)/second.txt") == "one\ntwo\n")
+        // The server's pane was listed again: both are in it.
+        try tmux.waitFor("both listed on the server too") { screen in
+            screen.joined().components(separatedBy: "second.txt").count >= 3
+        }
+
+        // Down: remote.txt into the local folder.
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type("remote")
+        try tmux.press("Enter")
+        try tmux.press("F5")
+        try tmux.waitFor(text: "Copied 1 file")
+        #expect(try String(contentsOfFile: dir.file("remote.txt"), encoding: .utf8) == "from the server\n")
+
+        // Rename local.txt on the server (F6), then delete it after the question (F8).
+        try tmux.press("Escape")
+        try tmux.press("/")
+        try tmux.type("local")
+        try tmux.press("Enter")
+        try tmux.press("F6")
+        try tmux.waitFor(text: "New name for local.txt")
+        for _ in 0..<9 { try tmux.press("BSpace") }
+        try tmux.type("renamed.txt")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Renamed local.txt to renamed.txt.")
+        #expect(try Self.remote(s, "ls \(folder)").split(separator: "\n").sorted()
+                == ["remote.txt", "renamed.txt", "second.txt"])
+        try tmux.press("Escape")
+        try tmux.press("/")
+        try tmux.type("renamed")
+        try tmux.press("Enter")
+        try tmux.press("F8")
+        try tmux.waitFor(text: "Delete renamed.txt from box:\(folder)?")
+        try tmux.press("Enter")
+        try tmux.waitFor("the question closed") { !$0.contains { $0.contains("[ Delete ]") } }
+        #expect(try Self.remote(s, "ls \(folder)").contains("renamed.txt"), "Enter on the default button keeps it")
+        try tmux.press("F8")
+        try tmux.waitFor(text: "[ Delete ]")
+        try tmux.press("d")
+        try tmux.waitFor(text: "Deleted 1 entry.")
+        #expect(try Self.remote(s, "ls \(folder)").split(separator: "\n").sorted() == ["remote.txt", "second.txt"])
+
+        // A 1 GiB copy: its progress shows; Esc cancels it, and nothing of it stays on the server.
+        try tmux.press("Escape")
+        try tmux.press("Tab")
+        try tmux.press("Escape")
+        try tmux.press("/")
+        try tmux.type("big")
+        try tmux.press("Enter")
+        try tmux.press("F5")
+        // Percent, bytes, rate and time left, once a rate is known.
+        try tmux.waitFor("progress") { screen in
+            screen.contains { $0.contains("big.bin →") && $0.contains("% ") && $0.contains("of 2.1 GB")
+                && $0.contains("/s · ") && $0.contains(" left") }
+        }
+        // Keys are answered while it goes: a sort's notice is drawn within 2 s, the copy still running.
+        try tmux.press("s")
+        try tmux.waitFor("a key answered during the copy", timeout: 2) { screen in
+            screen.contains { $0.contains("Sorted by size") } && screen.first?.contains("copying") == true
+        }
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Cancelled; no partial file was left.", timeout: 30)
+        #expect(try Self.remote(s, "ls -A \(folder)").split(separator: "\n").sorted() == ["remote.txt", "second.txt"])
+
+        try tmux.press("q")
+        try tmux.waitFor(text: "Connect")
+    }
+
+    @Test func f11InASessionStartsInTheFolderOfItsLastCdAndGoesBackToIt() throws {
+        let s = try TestServers.require()
+        let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
+        let folder = "\(s.home)/\(sandbox)"
+        _ = try Self.remote(s, "mkdir -p \(folder) && touch \(folder)/marker-\(sandbox)")
+        defer { _ = try? Self.remote(s, "rm -rf \(folder)") }
+        let essh = try EsshInTmux.inSession(width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.type("cd \(folder)")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "[exit 0")
+        try tmux.press("F11")
+        try tmux.waitFor(text: "box: \(folder)")
+        try tmux.waitFor(text: "marker-essh-files-")
+        try tmux.press("q")
+        try tmux.waitFor(text: "Type a command")
+        try tmux.type("echo STILL-$((20+1))")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "STILL-21")
+    }
+
+    @Test func mCopiesToTheMarkedServersWithARowEach() throws {
+        let s = try TestServers.require()
+        let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
+        let folder = "\(s.home)/\(sandbox)"
+        _ = try Self.remote(s, "mkdir -p \(folder)")
+        defer { _ = try? Self.remote(s, "rm -rf \(folder)") }
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try "to every server\n".write(toFile: dir.file("app.conf"), atomically: true, encoding: .utf8)
+        // Two servers marked: the test sshd, and one whose port refuses.
+        let essh = try EsshInTmux(servers: [.box(), .init("down", port: 1)], in: dir, width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "down")
+        try tmux.press("Home")
+        try tmux.press("Space")
+        try tmux.press("Home")
+        try tmux.press("Down")
+        try tmux.press("Space")
+        try tmux.press("Home")
+        try tmux.press("f")
+        try tmux.waitFor(text: "box: \(s.home)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(sandbox)
+        try tmux.press("Enter")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "box: \(folder)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type("app.conf")
+        try tmux.press("Enter")
+        try tmux.press("m")
+        let done = try tmux.waitFor(text: "2 of 2 done", timeout: 30)
+        let box = done.first { $0.hasPrefix("  box ") } ?? ""
+        let down = done.first { $0.hasPrefix("  down ") } ?? ""
+        #expect(box.contains("ok") && box.contains("ok  \(folder)/app.conf"), "\(done)")
+        #expect(down.contains("refused"), "\(done)")
+        #expect(try Self.remote(s, "cat \(folder)/app.conf") == "to every server\n")
+        // The server pane shows what arrived in its folder.
+        try tmux.waitFor("listed again") { $0.contains { $0.contains("││ app.conf") } }
+        try tmux.press("q")
+        try tmux.waitFor(text: "Connect")
+    }
+}
