@@ -4,8 +4,10 @@ import TestSupport
 
 /// The Files screen in a real terminal against the harness's sshd (its SFTP subsystem): opened with f, both panes
 /// browsed and filtered, two local files marked and copied up, one copied down, renamed and deleted (after the
-/// question) on the server; a 2 GiB copy shows its progress and Esc cancels it leaving neither the file nor its
-/// partial on the server; a session's F11 opens the server's pane in the folder of its last cd.
+/// question) on the server; a 2 GiB copy shows its progress, answers keys, pauses keeping its partial, resumes, and
+/// Esc cancels it leaving neither the file nor its partial on the server; a session's F11 opens the server's pane
+/// in the folder of its last cd; `m` copies to a good and a refusing marked server with a row each; a password login
+/// is asked over the screen; a server behind a bastion is reached through it.
 @Suite("essh TUI: files", .serialized)
 struct TUIFilesTests {
     /// Runs `command` on the test server as the test user (the test's own check of what arrived).
@@ -124,6 +126,17 @@ struct TUIFilesTests {
         try tmux.waitFor("a key answered during the copy", timeout: 2) { screen in
             screen.contains { $0.contains("Sorted by size") } && screen.first?.contains("copying") == true
         }
+        // p pauses: the partial stays on the server; p again resumes the copy from it.
+        try tmux.press("p")
+        try tmux.waitFor(text: "Paused; p resumes it from where it stopped.", timeout: 30)
+        let partial = try Self.remote(s, "ls -A \(folder)").split(separator: "\n").filter {
+            $0.hasPrefix(".big.bin.essh-") && $0.hasSuffix(".part")
+        }
+        #expect(partial.count == 1, "the partial is kept")
+        try tmux.press("p")
+        try tmux.waitFor("resumed") { screen in
+            screen.first?.contains("copying") == true && screen.contains { $0.contains("big.bin →") && $0.contains("% ") }
+        }
         try tmux.press("Escape")
         try tmux.waitFor(text: "Cancelled; no partial file was left.", timeout: 30)
         #expect(try Self.remote(s, "ls -A \(folder)").split(separator: "\n").sorted() == ["remote.txt", "second.txt"])
@@ -197,5 +210,59 @@ struct TUIFilesTests {
         try tmux.waitFor("listed again") { $0.contains { $0.contains("││ app.conf") } }
         try tmux.press("q")
         try tmux.waitFor(text: "Connect")
+    }
+
+    @Test func aServerThatLogsInWithAPasswordAsksForItOverTheFilesScreen() throws {
+        let s = try TestServers.require()
+        let essh = try EsshInTmux(servers: [.box(login: .password)], width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "box")
+        try tmux.press("f")
+        try tmux.waitFor(text: "Password for")
+        try tmux.type(s.password)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "box: \(s.home)")
+        #expect(try !tmux.screen().contains { $0.contains(s.password) })
+    }
+
+    @Test func aServerBehindABastionIsReachedThroughItsJumpHost() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? Self.remote(s, "rm -rf \(s.home)/\(sandbox)") }
+        try FileManager.default.copyItem(atPath: s.jump.knownHosts, toPath: dir.file("known_hosts"))
+        try "through b1\n".write(toFile: dir.file("hop.txt"), atomically: true, encoding: .utf8)
+        let env = ["ESSH_DB": dir.file("essh.db"), "HOME": dir.path]
+        for args in [["servers", "add", "b1", "--host", s.jump.b1.host, "--user", s.user, "--key", s.key("id_ed25519")],
+                     ["servers", "add", "t1", "--host", "\(s.jump.t1.host):\(s.jump.t1.port)", "--user", s.user,
+                      "--key", s.key("id_ed25519"), "--jump", "b1"]] {
+            let r = try Binary.runEssh(args, environment: env)
+            #expect(r.status == 0, "\(r.err)")
+        }
+        let essh = try EsshInTmux(knownHosts: .empty, homeInFolder: true, in: dir, width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "t1")
+        try tmux.press("Down")
+        try tmux.press("f")
+        try tmux.waitFor(text: "eSSH — Files: t1 (\(s.user)@\(s.jump.t1.host))")
+        try tmux.waitFor(text: "t1: \(s.home)")
+        // A folder made on t1 (F7), a file copied into it (F5): t1 shares the harness's disk, so it is checked there.
+        try tmux.press("Tab")
+        try tmux.press("F7")
+        try tmux.type(sandbox)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Made the folder \(sandbox).")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "t1: \(s.home)/\(sandbox)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type("hop")
+        try tmux.press("Enter")
+        try tmux.press("F5")
+        try tmux.waitFor(text: "Copied 1 file")
+        #expect(try Self.remote(s, "cat \(s.home)/\(sandbox)/hop.txt") == "through b1\n")
     }
 }
