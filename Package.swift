@@ -147,7 +147,7 @@ let operationsTargets: [Target] = [
 let appTargets: [Target] = [
     .target(name: "AppCore", dependencies: [
         "TUIKit", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands", "Mail", "Fleet",
-        "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
+        "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding", "Transfer",
     ]),
     .target(name: "App", dependencies: [
         "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
@@ -155,7 +155,7 @@ let appTargets: [Target] = [
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
-                                                     "InteractiveShell", "Basics", "Forwarding"],
+                                                     "InteractiveShell", "Basics", "Forwarding", "Transfer"],
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",

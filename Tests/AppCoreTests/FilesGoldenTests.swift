@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TUIKit
+import Transfer
 @testable import AppCore
 
 /// The Files screen as whole screens compared with reviewed files in Golden/ (ESSH_UPDATE_GOLDEN=1 rewrites them):
@@ -16,7 +17,7 @@ struct FilesGoldenTests {
         Fixtures.keys(&state, .down, .down, .function(5))
         Fixtures.keys(&state, .down, .function(5))
         Fixtures.keys(&state, .tab, .down, .function(5))
-        _ = Update.update(&state, .files(.transfer(session: 1, id: 1, .progress(FilesProgress(
+        _ = Update.update(&state, .files(.transfer(session: 1, id: 1, .progress(TransferProgress(
             file: Array("/srv/big.iso".utf8), fileDone: 100_000_000, fileSize: 734_003_200, totalDone: 100_000_000,
             totalBytes: 734_003_200, filesDone: 0, filesTotal: 1, bytesPerSecond: 48_500_000, secondsLeft: 13.1)))))
         return state

@@ -3,6 +3,7 @@ import Inventory
 import Operations
 import Testing
 import TUIKit
+import Transfer
 @testable import AppCore
 
 /// The Files screen's pure core: opened with f (or F11 in a session), the panes browsed, filtered, sorted and
@@ -192,7 +193,7 @@ import TUIKit
         var state = Self.opened(size: Size(width: 120, height: 24))
         Fixtures.keys(&state, .down, .down, .function(5))
         _ = Update.update(&state, .files(.transfer(session: 1, id: 1, .planned(files: 1, bytes: 734_003_200))))
-        _ = Update.update(&state, .files(.transfer(session: 1, id: 1, .progress(FilesProgress(
+        _ = Update.update(&state, .files(.transfer(session: 1, id: 1, .progress(TransferProgress(
             file: Array("/srv/big.iso".utf8), fileDone: 367_001_600, fileSize: 734_003_200, totalDone: 367_001_600,
             totalBytes: 734_003_200, filesDone: 0, filesTotal: 1, bytesPerSecond: 52_000_000, secondsLeft: 7)))))
         let text = Self.text(state)

@@ -135,7 +135,8 @@ struct TUIFilesTests {
         #expect(partial.count == 1, "the partial is kept")
         try tmux.press("p")
         try tmux.waitFor("resumed") { screen in
-            screen.first?.contains("copying") == true && screen.contains { $0.contains("big.bin →") && $0.contains("% ") }
+            screen.first?.contains("copying") == true
+                && screen.contains { $0.contains("big.bin →") && $0.contains("% ") }
         }
         try tmux.press("Escape")
         try tmux.waitFor(text: "Cancelled; no partial file was left.", timeout: 30)

@@ -55,8 +55,8 @@ struct FilesWorkerTests {
 
     @Test func aCopysProgressIsMergedToTheNewestUnreadFigures() {
         let queue = MessageQueue(waker: MessageQueueTests.CountingWaker())
-        func progress(_ done: Int64) -> FilesProgress {
-            FilesProgress(file: [], fileDone: done, fileSize: 10, totalDone: done, totalBytes: 10, filesDone: 0,
+        func progress(_ done: Int64) -> TransferProgress {
+            TransferProgress(file: [], fileDone: done, fileSize: 10, totalDone: done, totalBytes: 10, filesDone: 0,
                           filesTotal: 1, bytesPerSecond: 1, secondsLeft: nil)
         }
         queue.post(.files(.transfer(session: 1, id: 1, .progress(progress(1)))))

@@ -203,7 +203,7 @@ final class FilesWorker: Sendable {
         try files.list(path).map { entry in
             var linksToDirectory = false
             if entry.info.kind == .symlink {
-                let target = try? files.info(Self.join(path, entry.name), followLinks: true)
+                let target = try? files.info(FilePath.join(path, entry.name), followLinks: true)
                 linksToDirectory = target?.kind == .directory
             }
             return FileRow(name: entry.name, kind: Self.kind(entry.info.kind), size: entry.info.size,
@@ -219,10 +219,6 @@ final class FilesWorker: Sendable {
         case .symlink: return .symlink
         case .fifo, .socket, .device, .other: return .other
         }
-    }
-
-    static func join(_ folder: [UInt8], _ name: [UInt8]) -> [UInt8] {
-        folder.last == UInt8(ascii: "/") ? folder + name : folder + [UInt8(ascii: "/")] + name
     }
 
     private func operate(session: Int, _ side: FilesSide, _ operation: FilesOperation) {
@@ -246,11 +242,11 @@ final class FilesWorker: Sendable {
         let step: ([UInt8]) throws(TransferError) -> Void
         switch operation {
         case .makeDirectory(let path):
-            (paths, select, step) = ([path], lastPart(path), { (p: [UInt8]) throws(TransferError) in
+            (paths, select, step) = ([path], FilePath.lastPart(path), { (p: [UInt8]) throws(TransferError) in
                 try files.makeDirectory(p, mode: 0o755)
             })
         case .rename(let from, let to):
-            (paths, select, step) = ([from], lastPart(to), { (p: [UInt8]) throws(TransferError) in
+            (paths, select, step) = ([from], FilePath.lastPart(to), { (p: [UInt8]) throws(TransferError) in
                 try files.rename(p, to: to)
             })
         case .remove(let list):
@@ -276,8 +272,9 @@ final class FilesWorker: Sendable {
 
     static func notice(_ operation: FilesOperation, count: Int) -> String {
         switch operation {
-        case .makeDirectory(let path): return "Made the folder \(display(lastPart(path)))."
-        case .rename(let from, let to): return "Renamed \(display(lastPart(from))) to \(display(lastPart(to)))."
+        case .makeDirectory(let path): return "Made the folder \(display(FilePath.lastPart(path)))."
+        case .rename(let from, let to):
+            return "Renamed \(display(FilePath.lastPart(from))) to \(display(FilePath.lastPart(to)))."
         case .remove: return "Deleted \(CountText.text(count, "entry", plural: "entries"))."
         case .changeMode(_, let mode):
             return "Mode \(String(mode, radix: 8)) set on \(CountText.text(count, "entry", plural: "entries"))."
@@ -285,11 +282,6 @@ final class FilesWorker: Sendable {
     }
 
     static func display(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    static func lastPart(_ path: [UInt8]) -> [UInt8] {
-        guard let cut = path.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return Array(path[(cut + 1)...])
-    }
 
     private func view(session: Int, _ side: FilesSide, _ path: [UInt8], limit: Int) {
         queue.async { [self] in
@@ -313,7 +305,8 @@ final class FilesWorker: Sendable {
         }
         let cancel: Cancellation
         do throws(SSHError) { cancel = try Cancellation() } catch {
-            return post(.files(.transfer(session: session, id: id, .finished(.stopped(InterfaceWords.sentence(error))))))
+            let text = InterfaceWords.sentence(error)
+            return post(.files(.transfer(session: session, id: id, .finished(.stopped(text)))))
         }
         shared.withLock { $0.copies[id] = Running(session: session, cancel: cancel, keepPartial: true) }
         running.enter()
@@ -336,11 +329,8 @@ final class FilesWorker: Sendable {
                     post(.files(.transfer(session: session, id: id, .planned(files: files, bytes: bytes))))
                 case .fileStarted(_, let destination, _, _):
                     started.withLock { $0.append(destination) }
-                case .progress(let p):
-                    post(.files(.transfer(session: session, id: id, .progress(FilesProgress(
-                        file: p.file, fileDone: p.fileDone, fileSize: p.fileSize, totalDone: p.totalDone,
-                        totalBytes: p.totalBytes, filesDone: p.filesDone, filesTotal: p.filesTotal,
-                        bytesPerSecond: p.bytesPerSecond, secondsLeft: p.secondsLeft)))))
+                case .progress(let progress):
+                    post(.files(.transfer(session: session, id: id, .progress(progress))))
                 case .fileFinished(let outcome):
                     post(.files(.transfer(session: session, id: id, .fileFinished(
                         name: outcome.destination, problem: Self.problem(outcome)))))
@@ -386,12 +376,11 @@ final class FilesWorker: Sendable {
     /// Esc: the partial files the copy was writing go (`.NAME.essh-….part` beside each destination it started).
     static func removePartials(of destinations: [[UInt8]], on files: any FileSide) {
         for destination in destinations {
-            guard let cut = destination.lastIndex(of: UInt8(ascii: "/")) else { continue }
-            let folder = cut == 0 ? [UInt8(ascii: "/")] : Array(destination[..<cut])
-            let name = Array(destination[(cut + 1)...])
+            guard let folder = FilePath.parent(destination) else { continue }
+            let name = FilePath.lastPart(destination)
             guard let entries = try? files.list(folder) else { continue }
             for entry in entries where PartialName.isPartial(entry.name, of: name) {
-                try? files.remove(join(folder, entry.name), recursive: false)
+                try? files.remove(FilePath.join(folder, entry.name), recursive: false)
             }
         }
     }

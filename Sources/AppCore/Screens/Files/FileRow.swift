@@ -62,17 +62,18 @@ package struct FileRow: Sendable, Equatable {
     }
 }
 
-/// Paths as bytes: joining a name to a folder, a folder's parent, the last part of a path.
-enum FilePath {
+/// Paths as bytes: joining a name to a folder, a folder's parent, the last part of a path (the screen and its
+/// worker alike).
+package enum FilePath {
     static let slash = UInt8(ascii: "/")
 
-    static func join(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+    package static func join(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
         if directory.isEmpty { return name }
         return directory.last == slash ? directory + name : directory + [slash] + name
     }
 
     /// The folder above `path` (`/` stays `/`); nil for a relative path of one part.
-    static func parent(_ path: [UInt8]) -> [UInt8]? {
+    package static func parent(_ path: [UInt8]) -> [UInt8]? {
         var trimmed = path
         while trimmed.count > 1 && trimmed.last == slash { trimmed.removeLast() }
         guard let cut = trimmed.lastIndex(of: slash) else { return nil }
@@ -80,7 +81,7 @@ enum FilePath {
     }
 
     /// The last part of `path` (`/srv/app/` → `app`).
-    static func lastPart(_ path: [UInt8]) -> [UInt8] {
+    package static func lastPart(_ path: [UInt8]) -> [UInt8] {
         var trimmed = path
         while trimmed.count > 1 && trimmed.last == slash { trimmed.removeLast() }
         guard let cut = trimmed.lastIndex(of: slash) else { return trimmed }

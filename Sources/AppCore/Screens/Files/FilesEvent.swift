@@ -1,3 +1,5 @@
+import Transfer
+
 /// What the files worker says (`Message.files`), each about the Files screen's `session`.
 package enum FilesEvent: Sendable, Equatable {
     /// Logged in to the server (`host` as the title shows it).
@@ -20,34 +22,11 @@ package enum FilesEvent: Sendable, Equatable {
 /// How one transfer goes.
 package enum FilesTransferEvent: Sendable, Equatable {
     case planned(files: Int, bytes: Int64)
-    case progress(FilesProgress)
+    /// The engine's figures, at most ten times a second.
+    case progress(TransferProgress)
     /// One file is done: nil problem when it arrived.
     case fileFinished(name: [UInt8], problem: String?)
     case finished(FilesTransferEnd)
-}
-
-/// The figures of a running transfer (at most ten times a second).
-package struct FilesProgress: Sendable, Equatable {
-    /// The file being written (its destination path).
-    package var file: [UInt8]
-    package var fileDone: Int64, fileSize: Int64
-    package var totalDone: Int64, totalBytes: Int64
-    package var filesDone: Int, filesTotal: Int
-    package var bytesPerSecond: Double
-    package var secondsLeft: Double?
-
-    package init(file: [UInt8], fileDone: Int64, fileSize: Int64, totalDone: Int64, totalBytes: Int64,
-                 filesDone: Int, filesTotal: Int, bytesPerSecond: Double, secondsLeft: Double?) {
-        self.file = file
-        self.fileDone = fileDone
-        self.fileSize = fileSize
-        self.totalDone = totalDone
-        self.totalBytes = totalBytes
-        self.filesDone = filesDone
-        self.filesTotal = filesTotal
-        self.bytesPerSecond = bytesPerSecond
-        self.secondsLeft = secondsLeft
-    }
 }
 
 /// How a transfer ended.

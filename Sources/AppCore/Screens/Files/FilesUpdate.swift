@@ -3,6 +3,7 @@ import Foundation
 import Inventory
 import Operations
 import TUIKit
+import Transfer
 
 /// The Files screen: opening it, its keys (the panes, the filter, the questions, the pager), and what the files
 /// worker says.
@@ -231,7 +232,8 @@ extension Update {
         let request = FilesTransferRequest(from: from, sources: chosen.map { FilePath.join(screen.pane.path, $0.name) },
                                            destination: to, resume: false)
         let what = chosen.count == 1 ? chosen[0].displayName : "\(chosen.count) entries"
-        _ = screen.queue.add(request, label: "\(from == .local ? "↑" : "↓") \(what) → \(place(screen, from.other))")
+        let arrow = from == .local ? "↑" : "↓"
+        _ = screen.queue.add(request, label: "\(arrow) \(what) → \(place(screen, from.other))")
         screen.pane.clearMarks()
         return startNextTransfer(&screen)
     }
@@ -459,7 +461,7 @@ extension Update {
         switch change {
         case .planned(let files, let bytes):
             screen.queue.change(id) {
-                $0.progress = FilesProgress(file: [], fileDone: 0, fileSize: 0, totalDone: 0, totalBytes: bytes,
+                $0.progress = TransferProgress(file: [], fileDone: 0, fileSize: 0, totalDone: 0, totalBytes: bytes,
                                             filesDone: 0, filesTotal: files, bytesPerSecond: 0, secondsLeft: nil)
             }
         case .progress(let progress):

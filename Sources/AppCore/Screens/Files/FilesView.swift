@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import TUIKit
+import Transfer
 
 /// The Files screen: this machine's folder on the left, the server's on the right, each entry's name (sanitised),
 /// size, mode, owner and modified time as far as the width allows (the status line has all of the selected one);
@@ -284,7 +285,7 @@ enum FilesView {
     }
 
     /// `37% 12.0 MB of 32.5 MB · 5.1 MB/s · 4 s left · file 2 of 3: big.iso 50%`.
-    static func progressText(_ p: FilesProgress) -> String {
+    static func progressText(_ p: TransferProgress) -> String {
         let percent = p.totalBytes > 0 ? Int(p.totalDone * 100 / p.totalBytes) : 0
         var text = "\(percent)% \(bytes(p.totalDone)) of \(bytes(p.totalBytes))"
         if p.bytesPerSecond > 0 { text += " · \(ByteCountText.rate(p.bytesPerSecond))" }

@@ -1,3 +1,5 @@
+import Transfer
+
 /// The Files screen's copies: one runs at a time, the rest wait their turn; a paused one waits for `p` again.
 struct TransferQueue: Sendable, Equatable {
     struct Item: Sendable, Equatable {
@@ -13,7 +15,7 @@ struct TransferQueue: Sendable, Equatable {
         /// `3 files → web1:/srv/`, for the queue's line.
         var label: String
         var state = State.waiting
-        var progress: FilesProgress?
+        var progress: TransferProgress?
         /// The files that did not arrive, with why (one line each).
         var problems: [String] = []
         var filesArrived = 0
