@@ -70,7 +70,18 @@ final class TransferRunner: Sendable {
         do throws(TransferError) {
             var destination = request.destination
             if !upload && destination.isEmpty { destination = [0x2E] }
-            plan = try TransferPlanner.plan(sources: request.sources, destination: destination, options: options,
+            // A source named `.`, `..`, `dir/.` or the login folder (empty) has no name of its own to copy to:
+            // its real path gives one (`-r web1: ./backup` makes ./backup/essh-test when ./backup exists).
+            var sources: [[UInt8]] = []
+            for source in request.sources {
+                let base = PathBytes.baseName(source)
+                if base.isEmpty || base == [0x2E] || base == [0x2E, 0x2E] {
+                    sources.append(upload ? try local.realPath(source) : try remote.realPath(source))
+                } else {
+                    sources.append(source)
+                }
+            }
+            plan = try TransferPlanner.plan(sources: sources, destination: destination, options: options,
                                             from: upload ? local : remote, to: upload ? remote : local)
         } catch {
             return TransferSummary(outcomes: [], problem: error)
