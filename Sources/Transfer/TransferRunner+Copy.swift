@@ -35,11 +35,11 @@ extension TransferRunner {
                 return outcome(item, .failed(reason: "\(PathBytes.shown(item.source)) vanished on this machine "
                                              + "before it was copied."))
             }
-            return outcome(item, .failed(reason: LocalFiles.error("opening", item.source).message))
+            return outcome(item, .failed(reason: LocalFiles.error("open", item.source).message))
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw LocalFiles.error("reading", item.source) }
+        guard fstat(fd, &st) == 0 else { throw LocalFiles.error("read", item.source) }
         let info = LocalFiles.info(st)
         guard info.kind == .regular else {
             return outcome(item, .skipped(reason: TransferPlanner.notRegular(item.source, info)))
@@ -154,7 +154,7 @@ extension TransferRunner {
                 let n = want > 0 ? pread(fd, buffer + tail, want, off_t(readAt)) : 0
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw LocalFiles.error("reading", item.source)
+                    throw LocalFiles.error("read", item.source)
                 }
                 if n == 0 {
                     eof = true
@@ -285,7 +285,7 @@ extension TransferRunner {
         events(.fileStarted(source: item.source, destination: item.destination, size: info.size, resumingFrom: from))
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (from > 0 ? 0 : O_TRUNC)
         let fd = open(try LocalFiles.cPath(partial), flags, mode_t((info.mode & 0o777) | 0o600))
-        guard fd >= 0 else { return outcome(item, .failed(reason: LocalFiles.error("writing", item.destination).message)) }
+        guard fd >= 0 else { return outcome(item, .failed(reason: LocalFiles.error("write", item.destination).message)) }
         var hasher: SHA256? = options.checksum ? SHA256() : nil
         var sent: Int64 = 0
         do throws(TransferError) {
@@ -306,10 +306,10 @@ extension TransferRunner {
                 futimens(fd, &times)
             }
             let closed = close(fd)
-            if closed != 0 { throw LocalFiles.error("writing", item.destination) }
+            if closed != 0 { throw LocalFiles.error("write", item.destination) }
             try? file.close()
             guard Glibc.rename(try LocalFiles.cPath(partial), try LocalFiles.cPath(item.destination)) == 0 else {
-                throw LocalFiles.error("renaming the copy into", item.destination)
+                throw LocalFiles.error("put the copy in place at", item.destination)
             }
         } catch {
             if !((error.kind == .cancelled || error.kind == .connection) && options.keepPartialOnCancel) {
@@ -370,7 +370,7 @@ extension TransferRunner {
                                             + "\(PathBytes.shown(item.destination)) "
                                             + "(\(ResumeDecision.grouped(size)) bytes).")
                     }
-                    throw LocalFiles.error("writing", item.destination)
+                    throw LocalFiles.error("write", item.destination)
                 }
                 off += w
             }
@@ -424,7 +424,7 @@ extension TransferRunner {
             let want = Int(min(Int64(chunk), end - offset))
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(offset)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw LocalFiles.error("reading", path) }
+            guard n > 0 else { throw LocalFiles.error("read", path) }
             buffer.withUnsafeBytes { hasher?.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += Int64(n)
         }

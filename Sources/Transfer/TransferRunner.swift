@@ -264,7 +264,7 @@ final class TransferRunner: Sendable {
                     try local.remove(item.destination, recursive: false)
                 }
                 guard symlink(try LocalFiles.cPath(target), try LocalFiles.cPath(item.destination)) == 0 else {
-                    throw LocalFiles.error("making the link", item.destination)
+                    throw LocalFiles.error("make the link", item.destination)
                 }
             }
             return outcome(item, .linkMade)
