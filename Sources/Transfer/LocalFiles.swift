@@ -120,6 +120,14 @@ public struct LocalFiles: Sendable {
 
     // MARK: - Shared with the runner
 
+    /// The process's umask, read without changing it (umask(2) would, for every thread at once).
+    static let umask: UInt32 = {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = UInt32(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return value
+    }()
+
     static func info(_ st: stat) -> FileInfo {
         FileInfo(kind: FileInfo.kind(ofMode: UInt32(st.st_mode)), size: Int64(st.st_size),
                  mode: UInt32(st.st_mode) & 0o7777, modified: Int64(st.st_mtim.tv_sec),

@@ -304,6 +304,9 @@ extension TransferRunner {
                 var times = [timespec(tv_sec: Int(info.accessed), tv_nsec: 0),
                              timespec(tv_sec: Int(info.modified), tv_nsec: 0)]
                 futimens(fd, &times)
+            } else if (info.mode & 0o777) | 0o600 != info.mode & 0o777 {
+                // The partial was made writable for its owner; give the copy the source's mode, as scp does.
+                fchmod(fd, mode_t(info.mode & 0o777 & ~LocalFiles.umask))
             }
             let closed = close(fd)
             if closed != 0 { throw LocalFiles.error("write", item.destination) }
