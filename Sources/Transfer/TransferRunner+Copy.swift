@@ -96,10 +96,12 @@ extension TransferRunner {
                     throw remoteFailure(error, item.destination)
                 }
                 var done = from
-                sent = try push(fd, to: file, from: from, size: info.size, item: item, hasher: &hasher) { n in
+                sent = try push(fd, to: file, from: from, end: info.size, size: info.size, item: item,
+                                hasher: &hasher) { n in
                     done += n
                     return done
                 }
+                if done != info.size { throw changedLocally(item, info.size, done) }
                 do throws(SSHError) {
                     let attributes = finalAttributes(info)
                     if attributes != SFTPAttributes() { try file.setStat(attributes) }
@@ -192,6 +194,19 @@ extension TransferRunner {
         }
         if (info.mode & 0o777) | 0o600 != info.mode & 0o777 { return SFTPAttributes(permissions: info.mode & 0o777) }
         return SFTPAttributes()
+    }
+
+    /// The source on this machine was not `size` bytes long when read (it shrank while it was copied).
+    func changedLocally(_ item: TransferItem, _ size: Int64, _ read: Int64) -> TransferError {
+        TransferError(.localFile, "\(PathBytes.shown(item.source)) changed on this machine while it was copied "
+                      + "(\(ResumeDecision.grouped(read)) of \(ResumeDecision.grouped(size)) bytes read): copy it "
+                      + "again once it is complete.")
+    }
+
+    /// The source on the server grew or shrank while it was read.
+    func changedRemotely(_ item: TransferItem) -> TransferError {
+        TransferError(.remoteFile, "\(remote.host): \(PathBytes.shown(item.source)) changed while it was copied: "
+                      + "copy it again once it is complete.")
     }
 
     /// A failed write: OpenSSH says FX 4 (not 14 or 15) for a full disk, so ask the file system how much is free.
@@ -299,6 +314,7 @@ extension TransferRunner {
                 do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
             }
             sent = try pull(file, to: fd, from: from, size: info.size, item: item, hasher: &hasher)
+            if from + sent != info.size { throw changedRemotely(item) }
             if options.preserve {
                 fchmod(fd, mode_t(info.mode))
                 var times = [timespec(tv_sec: Int(info.accessed), tv_nsec: 0),
@@ -349,13 +365,11 @@ extension TransferRunner {
             do throws(SSHError) {
                 n = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: want))
             } catch {
-                if error.detail.contains("Unexpected Offset") {
-                    throw TransferError(.remoteFile, "\(remote.host): \(PathBytes.shown(item.source)) changed while "
-                                        + "it was copied: copy it again once it is complete.")
-                }
+                if error.detail.contains("Unexpected Offset") { throw changedRemotely(item) }
                 throw remoteFailure(error, item.source)
             }
             if n == 0 { break }
+            if done + Int64(n) > size { throw changedRemotely(item) }
             limiter?.take(n)
             hasher?.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
             var off = 0
