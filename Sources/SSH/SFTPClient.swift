@@ -361,6 +361,7 @@ public final class SFTPClient: Sendable {
     }
 
     /// As `call`, on open file or folder `fileID`.
+    @discardableResult
     func handleCall(_ fileID: Int, _ what: String, _ path: [UInt8],
                     _ body: (OpaquePointer) -> Int) throws(SSHError) -> Int {
         let id = self.id, host = session.host
