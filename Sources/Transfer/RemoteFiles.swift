@@ -9,12 +9,13 @@ import Synchronization
 public final class RemoteFiles: Sendable {
     public let session: SSHSession
     public let host: String
-    /// The most SFTP channels a transfer opens (sshd's MaxSessions is 10 by default).
+    /// The most SFTP channels a transfer opens (sshd's MaxSessions is 10 by default); `TransferOptions.parallel`
+    /// chooses within it. Lower it to spare a server (a fleet copy to many).
     public let lanes: Int
     let cancel: Cancellation?
     private let main: Mutex<SFTPClient?>
 
-    public init(session: SSHSession, host: String, lanes: Int = 4, cancel: Cancellation? = nil) throws(TransferError) {
+    public init(session: SSHSession, host: String, lanes: Int = 8, cancel: Cancellation? = nil) throws(TransferError) {
         self.session = session
         self.host = host
         self.lanes = min(max(lanes, 1), 8)
@@ -45,8 +46,18 @@ public final class RemoteFiles: Sendable {
                 return try body(client!)
             }
         } catch {
-            throw TransferError(error)
+            throw failure(error)
         }
+    }
+
+    /// An SSH error as the module's, a file's naming this server as the caller calls it.
+    func failure(_ error: SSHError) -> TransferError {
+        // SFTPClient names the server by its address; sentences made here name it as the caller does already.
+        if error.kind == .remoteFile, let status = error.sftpStatus, let path = error.path,
+           !error.situation.hasPrefix("\(host): ") {
+            return TransferError(.remoteFile, "\(host): \(PathBytes.shown(path)): \(status.words).")
+        }
+        return TransferError(error)
     }
 
     public func close() {
