@@ -148,4 +148,22 @@ import TestSupport
         #expect(lines.contains { $0["status"] as? String == "skipped" && ($0["error"] as? String)?.contains("not a regular file") == true }, "\(down.out)")
         #expect(CopyFixture.holds(f.dir.file("a"), Array("a".utf8)))
     }
+
+    /// On a terminal a progress line shows the file, its share, the rate and the time left while the copy runs, and
+    /// a summary at the end (into a pipe there is none: `CopyErrorTests`).
+    @Test func aTerminalSeesTheProgressLine() throws {
+        let f = try CopyFixture()
+        defer { f.cleanup() }
+        try CopyFixture.write(f.dir.file("slow.bin"), CopyFixture.random(6 << 20, seed: 9))
+        let args = (["cp"] + f.connection + ["--limit", "2M", f.dir.file("slow.bin"), "\(f.server):\(f.remote)/"])
+            .joined(separator: " ")
+        let essh = try EsshInTmux(arguments: args, knownHosts: .empty)
+        defer { essh.stop() }
+        let running = try essh.tmux.waitFor(text: "MB/s", timeout: 20).joined(separator: "\n")
+        #expect(running.contains("slow.bin") && running.contains("% ") && running.contains(" of 6.3 MB"), "\(running)")
+        #expect(try essh.tmux.waitFor(text: " left", timeout: 20).joined().contains("slow.bin"))
+        let end = try essh.waitForExit(0, timeout: 30).joined(separator: "\n")
+        #expect(end.contains("Copied 1 file, 6.3 MB sent in"), "\(end)")
+        #expect(CopyFixture.holds(f.remote + "/slow.bin", CopyFixture.random(6 << 20, seed: 9)))
+    }
 }
