@@ -166,4 +166,23 @@ import TestSupport
         #expect(end.contains("Copied 1 file, 6.3 MB sent in"), "\(end)")
         #expect(CopyFixture.holds(f.remote + "/slow.bin", CopyFixture.random(6 << 20, seed: 9)))
     }
+
+    /// --checksum prints `SHA256  DEST` per file (the same sum sha256sum gives), both ways; --limit holds the copy to
+    /// its rate (a lower bound only: a loaded machine may be slower, never faster).
+    @Test func checksumLinesAndTheRateLimit() throws {
+        let f = try CopyFixture()
+        defer { f.cleanup() }
+        let bytes = CopyFixture.random(3 << 20, seed: 13)
+        try CopyFixture.write(f.dir.file("sum.bin"), bytes)
+        let expected = try Binary.run("/usr/bin/sha256sum", [f.dir.file("sum.bin")]).out.prefix(64)
+        let started = Date()
+        let up = try f.cp(["--checksum", "--limit", "1M", f.dir.file("sum.bin"), "\(f.server):\(f.remote)/"])
+        let took = Date().timeIntervalSince(started)
+        #expect(up.status == 0, "\(up.err)")
+        #expect(up.out == "\(expected)  \(f.server):\(f.remote)/sum.bin\n", "\(up.out)")
+        #expect(took >= 1.5, "3 MiB at 1 MiB/s took \(took) s")
+        let down = try f.cp(["--checksum", "\(f.server):\(f.remote)/sum.bin", f.dir.file("back.bin")])
+        #expect(down.status == 0 && down.out == "\(expected)  \(f.dir.file("back.bin"))\n", "\(down.out) \(down.err)")
+        #expect(CopyFixture.holds(f.dir.file("back.bin"), bytes))
+    }
 }
