@@ -139,6 +139,12 @@ public final class SFTPClient: Sendable {
             handle.sftpOpening = false
             let error = handle.io(timeout: 1).error("opening the file channel", rc)
             if error.kind == .disconnected { handle.markBroken() }
+            // libssh2's words tell a refused channel ("Unable to startup channel": sshd's MaxSessions) from a
+            // refused subsystem ("Unable to request SFTP subsystem").
+            if error.detail.contains("Unable to startup channel") {
+                throw SSHError(.library, error.detail, "\(host) refused another channel (sshd allows 10 per "
+                               + "connection unless its MaxSessions says otherwise): use fewer at once.")
+            }
             if rc == LIBSSH2_ERROR_CHANNEL_FAILURE || rc == LIBSSH2_ERROR_CHANNEL_REQUEST_DENIED
                 || rc == LIBSSH2_ERROR_SFTP_PROTOCOL {
                 throw SSHError(.library, error.detail,

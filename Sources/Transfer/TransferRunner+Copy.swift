@@ -15,6 +15,16 @@ extension TransferRunner {
         return PathBytes.join(PathBytes.directoryName(item.destination), name)
     }
 
+    /// Where a copy of `size` bytes starts after `decision`, and why it starts over when it does.
+    func resumePoint(_ decision: ResumeDecision, size: Int64) -> (from: Int64, restartReason: String?) {
+        switch decision {
+        case .append(let offset): return (offset, nil)
+        case .complete: return (size, nil)
+        case .restart(let reason): return (0, reason)
+        case .fresh: return (0, nil)
+        }
+    }
+
     /// An SSH error about `path` as the module's, naming the server and the path the person knows.
     func remoteFailure(_ error: SSHError, _ path: [UInt8]) -> TransferError {
         if error.kind == .remoteFile, let status = error.sftpStatus {
@@ -54,13 +64,9 @@ extension TransferRunner {
                     let window = ResumeDecision.window(partialSize: p.size)
                     let partialTail = try readRemote(lane, partial, window)
                     let sourceTail = readLocal(fd, window)
-                    switch ResumeDecision.decide(partialSize: p.size, sourceSize: info.size, partialTail: partialTail,
-                                                 sourceTail: sourceTail) {
-                    case .append(let offset): from = offset
-                    case .complete: from = info.size
-                    case .restart(let reason): restartReason = reason
-                    case .fresh: break
-                    }
+                    (from, restartReason) = resumePoint(ResumeDecision.decide(
+                        partialSize: p.size, sourceSize: info.size, partialTail: partialTail, sourceTail: sourceTail),
+                        size: info.size)
                 }
             } catch {
                 throw remoteFailure(error, item.destination)
@@ -288,13 +294,9 @@ extension TransferRunner {
                 } catch {
                     throw remoteFailure(error, item.source)
                 }
-                switch ResumeDecision.decide(partialSize: p.size, sourceSize: info.size, partialTail: partialTail,
-                                             sourceTail: sourceTail) {
-                case .append(let offset): from = offset
-                case .complete: from = info.size
-                case .restart(let reason): restartReason = reason
-                case .fresh: break
-                }
+                (from, restartReason) = resumePoint(ResumeDecision.decide(
+                    partialSize: p.size, sourceSize: info.size, partialTail: partialTail, sourceTail: sourceTail),
+                    size: info.size)
             }
         }
         events(.fileStarted(source: item.source, destination: item.destination, size: info.size, resumingFrom: from))

@@ -63,6 +63,8 @@ final class TransferRunner: Sendable {
         var partialsIn: [[UInt8]: [[UInt8]]] = [:]
         /// The most ranges a file was split into (1: none).
         var splitWays = 1
+        /// Lanes whose channel could not be opened.
+        var laneFailures = 0
     }
 
     var options: TransferOptions { request.options }
@@ -124,7 +126,7 @@ final class TransferRunner: Sendable {
             for _ in 0..<lanes {
                 group.enter()
                 let started = PlainThread.start(stackSize: 1 << 20) { [self] in
-                    lane(plan, indexes)
+                    lane(plan, indexes, lanes: lanes)
                     group.leave()
                 }
                 if !started { group.leave() }
@@ -143,8 +145,21 @@ final class TransferRunner: Sendable {
 
     // MARK: - Lanes
 
-    private func lane(_ plan: TransferPlan, _ indexes: [Int]) {
-        var client: SFTPClient?
+    /// One lane: its own SFTP channel, taking the next file until none is left. A lane whose channel cannot be
+    /// opened (a server allowing fewer sessions) leaves the files to the others; only when no lane opens does the
+    /// transfer stop.
+    private func lane(_ plan: TransferPlan, _ indexes: [Int], lanes: Int) {
+        var client: SFTPClient
+        do throws(TransferError) {
+            client = try remote.openLane(cancel: cancel)
+        } catch {
+            sharedState.withLock { s in
+                s.laneFailures += 1
+                if s.laneFailures == lanes && s.problem == nil { s.problem = error }
+            }
+            return
+        }
+        defer { client.close() }
         while true {
             let next: Int? = sharedState.withLock { s in
                 guard s.problem == nil, s.next < indexes.count else { return nil }
@@ -154,19 +169,16 @@ final class TransferRunner: Sendable {
             guard let index = next, cancel?.isCancelled != true else { break }
             let item = plan.items[index]
             do throws(TransferError) {
-                if client == nil || client?.isOpen == false { client = try remote.openLane(cancel: cancel) }
-                let result = try copy(item, lane: client!)
-                finish(index, result)
+                if !client.isOpen { client = try remote.openLane(cancel: cancel) }
+                finish(index, try copy(item, lane: client))
             } catch {
+                finish(index, outcome(item, .failed(reason: error.message)))
                 if error.kind == .connection || error.kind == .cancelled {
                     sharedState.withLock { s in if s.problem == nil { s.problem = error } }
-                    finish(index, outcome(item, .failed(reason: error.message)))
                     break
                 }
-                finish(index, outcome(item, .failed(reason: error.message)))
             }
         }
-        client?.close()
     }
 
     private func finish(_ index: Int, _ outcome: FileOutcome) {

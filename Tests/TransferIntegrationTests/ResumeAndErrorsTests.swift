@@ -244,3 +244,23 @@ final class Flag: @unchecked Sendable {
         return true
     }
 }
+
+extension ResumeAndErrorsTests {
+    @Test func aWholePartialIsOnlyCheckedAndRenamed() throws {
+        let sandbox = try RemoteSandbox()
+        let bytes = randomBytes(500_000, seed: 14)
+        let source = sandbox.localPath("f")
+        try writeLocal(source, bytes)
+        let destination = sandbox.remotePath("f")
+        try putRemote(sandbox, bytes, at: try partial(of: source, at: destination))
+        let summary = Transfer.run(request(.upload, [source], destination) {
+            $0.resume = true
+            $0.checksum = true
+        }, remote: sandbox.remote) { _ in }
+        #expect(summary.allArrived)
+        #expect(summary.outcomes.first?.status == .alreadyComplete)
+        #expect(summary.outcomes.first?.bytesSent == 0)
+        #expect(summary.outcomes.first?.checksum == .matched(sha256: sha256Hex(bytes)))
+        #expect(try sandbox.remote.list(sandbox.folder).map(\.name) == [Array("f".utf8)])
+    }
+}

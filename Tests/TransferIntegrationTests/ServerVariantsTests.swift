@@ -69,3 +69,37 @@ import Transfer
         #expect(names == ["f", ".g.essh-0badf00d.part"])
     }
 }
+
+extension ServerVariantsTests {
+    @Test func aServerAllowingFewerSessionsGetsTheFilesOnTheLanesItAllows() throws {
+        let s = try TestServers.require()
+        let sshd = try ExtraSSHD(servers: s, extra: ["MaxSessions 2"])
+        defer { sshd.stop() }
+        let session = try session(sshd, s)
+        let remote = try RemoteFiles(session: session, host: "small")  // one channel
+        let folder = Array("\(s.home)/essh-maxsessions-\(UUID().uuidString)".utf8)
+        try remote.makeDirectory(folder)
+        defer { try? remote.remove(folder, recursive: true) }
+        let local = try TempDir()
+        defer { local.cleanup() }
+        var sources: [[UInt8]] = []
+        for i in 0..<6 {
+            let p = Array(local.file("f\(i)").utf8)
+            try writeLocal(p, randomBytes(10_000, seed: UInt64(i)))
+            sources.append(p)
+        }
+        // Four lanes asked, one more channel allowed: every file still arrives.
+        let summary = Transfer.run(request(.upload, sources, folder) { $0.parallel = 4 }, remote: remote) { _ in }
+        #expect(summary.allArrived, "\(summary)")
+        #expect(summary.outcomes.count == 6)
+        // A third channel is refused with a sentence that says why.
+        let second = try SFTPClient(session: session)
+        defer { second.close() }
+        do {
+            _ = try SFTPClient(session: session)
+            Issue.record("a third channel opened")
+        } catch {
+            #expect(error.message.contains("127.0.0.1 refused another channel"), "\(error.message)")
+        }
+    }
+}
