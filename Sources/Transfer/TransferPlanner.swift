@@ -63,8 +63,16 @@ public enum TransferPlanner {
         var items: [TransferItem] = []
         for s in sources {
             let into = destIsFolder ? PathBytes.join(destination, PathBytes.baseName(s)) : destination
-            guard let info = try source.info(s, followLinks: true) else {
-                let dangling = try source.info(s, followLinks: false) != nil
+            let found: FileInfo?
+            do throws(TransferError) {
+                found = try source.info(s, followLinks: true)
+            } catch where error.concernsOneFile {
+                // Refused (permission denied on a parent, …): that source fails, the others go on, as with scp.
+                items.append(TransferItem(source: s, destination: into, info: nil, action: .fail(reason: error.message)))
+                continue
+            }
+            guard let info = found else {
+                let dangling = (try? source.info(s, followLinks: false)) != nil
                 items.append(TransferItem(source: s, destination: into, info: nil, action: .fail(
                     reason: "\(PathBytes.shown(s)) on \(source.placeName) "
                     + (dangling ? "is a symbolic link to nothing" : "does not exist") + ".")))
@@ -99,7 +107,15 @@ public enum TransferPlanner {
     private static func walk(_ folder: [UInt8], into: [UInt8], info: FileInfo, source: FileTree,
                              items: inout [TransferItem]) throws(TransferError) {
         items.append(TransferItem(source: folder, destination: into, info: info, action: .makeDirectory))
-        let entries = try source.list(folder).sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        let listed: [FileEntry]
+        do throws(TransferError) {
+            listed = try source.list(folder)
+        } catch where error.concernsOneFile {
+            // An unreadable folder inside the tree: it is made, what it holds fails with the reason, the rest goes on.
+            items.append(TransferItem(source: folder, destination: into, info: info, action: .fail(reason: error.message)))
+            return
+        }
+        let entries = listed.sorted { $0.name.lexicographicallyPrecedes($1.name) }
         for entry in entries {
             let s = PathBytes.join(folder, entry.name), d = PathBytes.join(into, entry.name)
             switch entry.info.kind {
@@ -109,7 +125,17 @@ public enum TransferPlanner {
                 try walk(s, into: d, info: entry.info, source: source, items: &items)
             case .symlink:
                 var target: [UInt8]
-                if let known = entry.linkTarget { target = known } else { target = try source.readLink(s) }
+                if let known = entry.linkTarget {
+                    target = known
+                } else {
+                    do throws(TransferError) {
+                        target = try source.readLink(s)
+                    } catch where error.concernsOneFile {
+                        items.append(TransferItem(source: s, destination: d, info: entry.info,
+                                                  action: .fail(reason: error.message)))
+                        continue
+                    }
+                }
                 items.append(TransferItem(source: s, destination: d, info: entry.info, action: .makeLink(target: target)))
             default:
                 items.append(TransferItem(source: s, destination: d, info: entry.info,

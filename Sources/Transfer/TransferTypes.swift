@@ -103,6 +103,10 @@ public struct TransferError: Error, Sendable, Equatable {
         self.init(kind, message)
     }
 
+    /// The error is about one file or folder (refused, missing, unreadable): that one fails and the copy goes on.
+    /// A lost connection, a cancel or a command-line problem stops the whole copy.
+    public var concernsOneFile: Bool { kind == .remoteFile || kind == .localFile }
+
     /// An SSH module error as the module's: an SFTP status is `remoteFile`, a cancel `cancelled`, else `connection`.
     init(_ error: SSHError) {
         switch error.kind {

@@ -51,10 +51,15 @@ import TestSupport
         try CopyFixture.write(f.remote + "/ok", Array("ok".utf8))
         try CopyFixture.write(f.remote + "/secret", Array("s".utf8), mode: 0o600)  // root's: the test user cannot read it
         try f.own(f.remote + "/ok")
-        let r = try f.cp(["\(f.server):\(f.remote)/missing", "\(f.server):\(f.remote)/secret", "\(f.server):\(f.remote)/ok",
-                          f.dir.path + "/"])
+        // A file in a folder the test user may not enter: even its stat is refused; that source fails, not the copy.
+        try FileManager.default.createDirectory(atPath: f.remote + "/locked", withIntermediateDirectories: false)
+        try CopyFixture.write(f.remote + "/locked/inner", Array("i".utf8))
+        chmod(f.remote + "/locked", 0o700)  // root's
+        let r = try f.cp(["\(f.server):\(f.remote)/locked/inner", "\(f.server):\(f.remote)/missing",
+                          "\(f.server):\(f.remote)/secret", "\(f.server):\(f.remote)/ok", f.dir.path + "/"])
         #expect(r.status == 1, "\(r.err)")
-        #expect(r.err.contains("missing") && r.err.contains("secret"), "\(r.err)")
+        #expect(r.err.contains("missing") && r.err.contains("secret") && r.err.contains("inner"), "\(r.err)")
+        #expect(CopyFixture.stat(f.dir.file("inner")) == nil)
         #expect(r.err.lowercased().contains("permission denied"), "\(r.err)")
         #expect(CopyFixture.holds(f.dir.file("ok"), Array("ok".utf8)))
         #expect(CopyFixture.stat(f.dir.file("secret")) == nil && CopyFixture.stat(f.dir.file("missing")) == nil)

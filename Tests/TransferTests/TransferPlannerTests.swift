@@ -3,7 +3,7 @@ import Transfer
 
 /// An in-memory tree: paths to kinds, for the planner without sockets.
 struct MemoryTree: FileTree {
-    enum Node: Sendable { case file(Int64), folder, link([UInt8]), fifo, socket }
+    enum Node: Sendable { case file(Int64), folder, link([UInt8]), fifo, socket, denied, unlistable }
     let nodes: [String: Node]
     let placeName: String
 
@@ -18,6 +18,8 @@ struct MemoryTree: FileTree {
         if p.isEmpty { p = "." }
         guard let node = nodes[p] else { return nil }
         switch node {
+        case .denied: throw TransferError(.localFile, "\(p) on \(placeName): permission denied.")
+        case .unlistable: return FileInfo(kind: .directory, size: 0, mode: 0o700, modified: 7, accessed: 7)
         case .file(let size): return FileInfo(kind: .regular, size: size, mode: 0o644, modified: 7, accessed: 7)
         case .folder: return FileInfo(kind: .directory, size: 0, mode: 0o755, modified: 7, accessed: 7)
         case .fifo: return FileInfo(kind: .fifo, size: 0, mode: 0o644, modified: 7, accessed: 7)
@@ -29,11 +31,15 @@ struct MemoryTree: FileTree {
     }
 
     func list(_ directory: [UInt8]) throws(TransferError) -> [FileEntry] {
+        if case .unlistable? = nodes[String(decoding: directory, as: UTF8.self)] {
+            throw TransferError(.localFile, "Cannot list \(String(decoding: directory, as: UTF8.self)): permission denied.")
+        }
         let prefix = String(decoding: directory, as: UTF8.self) + "/"
         return nodes.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }.map { key in
             let name = Array(key.dropFirst(prefix.count).utf8)
             let info = (try? self.info(Array(key.utf8), followLinks: false)) ?? nil
-            return FileEntry(name: name, info: info!, owner: "u")
+            return FileEntry(name: name, info: info ?? FileInfo(kind: .other, size: 0, mode: 0, modified: 0, accessed: 0),
+                             owner: "u")
         }
     }
 
@@ -121,6 +127,29 @@ struct MemoryTree: FileTree {
         #expect(try plan(["missing", "dangling", "a"], "/srv") == [
             "fail /srv/missing: missing on this machine does not exist.",
             "fail /srv/dangling: dangling on this machine is a symbolic link to nothing.", "copy /srv/a",
+        ])
+    }
+
+    @Test func aRefusedSourceOrUnreadableFolderFailsThatOneAndTheRestGoesOn() throws {
+        let tree = MemoryTree("web1", [
+            "secret": .denied, "a": .file(1), "t": .folder, "t/locked": .unlistable, "t/z": .file(2),
+        ])
+        var o = TransferOptions()
+        o.recursive = true
+        let p = try TransferPlanner.plan(sources: ["secret", "t", "a"].map { Array($0.utf8) },
+                                         destination: Array("/srv".utf8), options: o, from: tree, to: there)
+        let shown = p.items.map { item -> String in
+            let d = String(decoding: item.destination, as: UTF8.self)
+            switch item.action {
+            case .copyFile: return "copy \(d)"
+            case .makeDirectory: return "mkdir \(d)"
+            case .fail(let r): return "fail \(d): \(r)"
+            default: return "other \(d)"
+            }
+        }
+        #expect(shown == [
+            "fail /srv/secret: secret on web1: permission denied.", "mkdir /srv/t", "mkdir /srv/t/locked",
+            "fail /srv/t/locked: Cannot list t/locked: permission denied.", "copy /srv/t/z", "copy /srv/a",
         ])
     }
 
