@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SSH
 import Testing
 import TestSupport
@@ -199,7 +200,8 @@ import Transfer
                              remote: sandbox.remote) { _ in }
         #expect(s.allArrived)
         let took = Date().timeIntervalSince(started)
-        #expect(took > 2.0 && took < 6, "\(took)")
+        // At most 400 kB a second: at least 2 s (an upper bound would only measure the machine's load).
+        #expect(took > 2.0, "\(took)")
     }
 }
 
@@ -218,7 +220,14 @@ extension ResumeAndErrorsTests {
             $0.limit = 2_000_000
             $0.parallel = 1
         }, remote: sandbox.remote) { event in
-            if case .progress(let p) = event, p.fileDone > 600_000, killed.setOnce() { kill(sshdPID, SIGKILL) }
+            if case .progress(let p) = event, p.fileDone > 600_000, killed.setOnce() {
+                // The session's SFTP children go too: killed alone, its parent leaves them waiting on each other's
+                // pipes for ever (internal-sftp forks one per channel without closing its siblings' pipes).
+                let children = (try? Spawn.run("/usr/bin/pgrep", ["-P", String(sshdPID)]))
+                    .map { $0.out.split(separator: "\n").compactMap { Int32($0) } } ?? []
+                kill(sshdPID, SIGKILL)
+                for child in children { kill(child, SIGKILL) }
+            }
         }
         #expect(summary.problem?.kind == .connection, "\(summary)")
         #expect(summary.outcomes.count == 1)  // the second file was not tried
@@ -232,35 +241,13 @@ extension ResumeAndErrorsTests {
     }
 }
 
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    /// True the first time only.
+/// True the first time only, from any thread.
+final class Flag: Sendable {
+    private let set = Mutex(false)
     func setOnce() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if set { return false }
-        set = true
-        return true
-    }
-}
-
-extension ResumeAndErrorsTests {
-    @Test func aWholePartialIsOnlyCheckedAndRenamed() throws {
-        let sandbox = try RemoteSandbox()
-        let bytes = randomBytes(500_000, seed: 14)
-        let source = sandbox.localPath("f")
-        try writeLocal(source, bytes)
-        let destination = sandbox.remotePath("f")
-        try putRemote(sandbox, bytes, at: try partial(of: source, at: destination))
-        let summary = Transfer.run(request(.upload, [source], destination) {
-            $0.resume = true
-            $0.checksum = true
-        }, remote: sandbox.remote) { _ in }
-        #expect(summary.allArrived)
-        #expect(summary.outcomes.first?.status == .alreadyComplete)
-        #expect(summary.outcomes.first?.bytesSent == 0)
-        #expect(summary.outcomes.first?.checksum == .matched(sha256: sha256Hex(bytes)))
-        #expect(try sandbox.remote.list(sandbox.folder).map(\.name) == [Array("f".utf8)])
+        set.withLock { wasSet in
+            defer { wasSet = true }
+            return !wasSet
+        }
     }
 }
