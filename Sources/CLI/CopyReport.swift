@@ -44,7 +44,10 @@ final class CopyReport: Sendable {
                 s.progress.show(p, server: showServerInProgress ? server : nil)
             case .fileFinished(let outcome):
                 s.progress.clear()
-                if Self.arrived(outcome) { s.arrived += 1 } else { s.notArrived += 1 }
+                // Folders and links made inside -r are not counted as files ("1 of 4 files did not arrive").
+                if outcome.status != .directoryMade && outcome.status != .linkMade {
+                    if Self.arrived(outcome) { s.arrived += 1 } else { s.notArrived += 1 }
+                }
                 s.bytes += outcome.bytesSent
                 if json {
                     TerminalOutput.line(Self.json(outcome, server: server))

@@ -101,7 +101,7 @@ public enum TransferPlanner {
     }
 
     static func notRegular(_ path: [UInt8], _ info: FileInfo) -> String {
-        "\(PathBytes.shown(path)) is not a regular file (\(info.kindWords)): skipped."
+        "\(PathBytes.shown(path)) is not a regular file (\(info.kindWords))."
     }
 
     private static func walk(_ folder: [UInt8], into: [UInt8], info: FileInfo, source: FileTree,
