@@ -127,12 +127,9 @@ args=()
 if [ "$TOOLS" = all ]; then
     db=$work/essh.db
     "$ESSH" servers import-ssh-config --db "$db" "$work/ssh_config" > "$work/import.out"
-    # essh cp's fleet parallelism: the option essh exec uses for it, if cp has it under that name.
-    fleet_parallel=""
-    if "$ESSH" cp --help 2>&1 | grep -q -- '--fleet-parallel'; then fleet_parallel="--fleet-parallel $PARALLEL"
-    elif "$ESSH" cp --help 2>&1 | grep -q -- '--servers-at-once'; then fleet_parallel="--servers-at-once $PARALLEL"
-    else fleet_parallel="--parallel $PARALLEL"; fi
-    essh_cmd="$ESSH cp --db $db --all $fleet_parallel --known-hosts $work/known_hosts --host-key-policy strict $M/src/app.bin :/in/app.bin"
+    # essh cp's servers at once: the fleet.parallel setting (cp's --parallel is files at a time on one server).
+    "$ESSH" config set --db "$db" fleet.parallel "$PARALLEL" > /dev/null
+    essh_cmd="$ESSH cp --db $db --all --known-hosts $work/known_hosts --host-key-policy strict $M/src/app.bin :/in/app.bin"
     args+=(--prepare "bash $work/check.sh before-a-run-of-essh" -n essh "$essh_cmd")
 fi
 args+=(--prepare "bash $work/check.sh before-a-run-of-parallel-scp" -n parallel-scp "$pscp_cmd")
@@ -202,6 +199,7 @@ if [ "$SERVERS" != 200 ] || [ "$SIZE" != 50000000 ]; then shortened=" (SHORTENED
     echo "## Commands"
     echo
     echo '```'
+    [ "$TOOLS" = all ] && echo "$ESSH config set --db $db fleet.parallel $PARALLEL"
     echo "hyperfine -N --runs $RUNS --warmup 0 \\"
     [ "$TOOLS" = all ] && echo "  '$essh_cmd' \\"
     echo "  '$pscp_cmd' \\"
