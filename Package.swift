@@ -122,8 +122,10 @@ let forwardingTargets: [Target] = [
 // (TransferEndpoint), the name a file is written under until complete (PartialName), what --resume may do
 // (ResumeDecision). No I/O, no terminal, no database.
 let transferTargets: [Target] = [
-    .target(name: "Transfer", dependencies: ["Basics", crypto]),
-    .testTarget(name: "TransferTests", dependencies: ["Transfer"]),
+    .target(name: "Transfer", dependencies: ["Basics", "SSH", crypto]),
+    .testTarget(name: "TransferTests", dependencies: ["Transfer", "SSH"]),
+    // Transfer.run against the harness's real sshd (not in FAST_TESTS: it needs the servers).
+    .testTarget(name: "TransferIntegrationTests", dependencies: ["Transfer", "SSH", "Basics", "TestSupport", crypto]),
 ]
 
 // Operations: the policy both front ends share, written once — a saved server or a typed destination as session
@@ -131,9 +133,9 @@ let transferTargets: [Target] = [
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
     .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "Reachability", "Forwarding",
-                                               "LocalProcess", "TextWidth"]),
+                                               "LocalProcess", "TextWidth", "Transfer"]),
     .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "Reachability",
-                                                       "Forwarding", "LocalProcess", "TestSupport"]),
+                                                       "Forwarding", "LocalProcess", "TestSupport", "Transfer"]),
 ]
 
 // AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,
@@ -168,10 +170,11 @@ let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
+        "Transfer",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
-                                                  "LocalProcess"]),
+                                                  "LocalProcess", "Transfer"]),
 ]
 
 let package = Package(

@@ -75,11 +75,29 @@ public enum RegularFile {
     }
 }
 
-/// Byte counts as people read them: "16 MiB", "512 KiB", "100 bytes".
+/// Byte counts as people read them: "16 MiB", "512 KiB", "100 bytes" for sizes and limits (`text`); "12.3 kB",
+/// "4.5 MB/s" for amounts moved and rates (`decimal`, `rate`: the Tunnels screen, `essh cp`'s progress).
 public enum ByteCountText {
     public static func text(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
+    }
+
+    /// `0 B`, `999 B`, `12.3 kB`, `4.5 MB`: decimal units, one decimal above a thousand bytes.
+    public static func decimal(_ count: some BinaryInteger) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
+        var value = Double(count)
+        var unit = 0
+        while value.magnitude >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// `4.5 MB/s`: `decimal` per second (rounded to whole bytes).
+    public static func rate(_ perSecond: Double) -> String {
+        decimal(Int64(perSecond.isFinite ? max(0, perSecond).rounded() : 0)) + "/s"
     }
 }

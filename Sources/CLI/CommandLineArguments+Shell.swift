@@ -33,7 +33,7 @@ extension CommandLineArguments {
 
 extension ShellCommand {
     /// Options that take a value, so the word after one is not taken for DEST.
-    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(shellOnlyOptions) }
+    static var valueOptions: Set<String> { ConnectionOptions.valueOptions.union(PortOption.valueOptions).union(shellOnlyOptions) }
 
     /// Options of the shell that `essh exec` does not have, so `essh DEST COMMAND` cannot take them.
     static let shellOnlyOptions: Set<String> = ["--keepalive"]

@@ -15,6 +15,10 @@ package enum CommandLineArguments {
         let subcommands = Set(Subcommands.all.compactMap { $0.configuration.commandName } + ["help"])
         var out: [String] = []
         var i = 0
+        // `cp` has options of its own (-p is a flag there, -P a port), and options may follow its operands, as it
+        // runs no remote command; the others share ssh's and end at DEST.
+        var valueOptions = ShellCommand.valueOptions.union(ExecCommand.valueOptions)
+        var copying = false
         while i < args.count {
             let word = args[i]
             if word == "--" { break }
@@ -23,12 +27,16 @@ package enum CommandLineArguments {
                 i += 1
                 continue
             }
-            if ShellCommand.valueOptions.contains(word) || ExecCommand.valueOptions.contains(word) {
+            if valueOptions.contains(word) {
                 out += args[i..<min(i + 2, args.count)]
                 i += 2
                 continue
             }
-            if word.hasPrefix("-") || subcommands.contains(word) {
+            if word.hasPrefix("-") || subcommands.contains(word) || copying {
+                if !copying && word == CopyCommand.configuration.commandName {
+                    valueOptions = CopyCommand.valueOptions
+                    copying = true
+                }
                 out.append(word)
                 i += 1
                 continue

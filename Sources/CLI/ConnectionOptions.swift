@@ -31,11 +31,9 @@ struct ResolvedConnection {
     }
 }
 
-/// The options every command that logs in to a server shares (`exec`, later `net`, `shell`).
+/// The options every command that logs in to a server shares (`exec`, `net`, `shell`, `forward`, `proxy`, `cp`), but
+/// the port: each command has its own spelling of it (`PortOption`, `CopyPortOption`) and passes its `PortChoice`.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .short, help: "Port to connect to (default 22, or the port in DEST).")
-    var port: Int?
-
     @Option(name: [.customShort("l")], help: "User to log in as (default: the user in DEST, else $USER).")
     var loginName: String?
 
@@ -76,16 +74,13 @@ struct ConnectionOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
     /// Options that take a value, for `CommandLineArguments` (which splits DEST from the remote command).
-    static let valueOptions = Set(["-p", "-l", "-i", "-J", "--jump", "--known-hosts", "--host-key-policy",
+    static let valueOptions = Set(["-l", "-i", "-J", "--jump", "--known-hosts", "--host-key-policy",
                                    "--connect-timeout", "--password-file", "--db"]).union(AlgorithmOptions.valueOptions)
 
     /// `--ciphers`, `--kex`, `--macs`, `--host-key-algorithms` as written (applied after a saved server's lists).
     var algorithms: AlgorithmChoices { algorithmOptions.choices }
 
     func validateOptions() throws {
-        if let port, !(1...65535).contains(port) {
-            throw ValidationError("-p \(port): a port is a number from 1 to 65535.")
-        }
         if let hostKeyPolicy, HostKeyPolicy(rawValue: hostKeyPolicy) == nil {
             throw ValidationError("--host-key-policy \(hostKeyPolicy): use strict, accept-new or ask.")
         }
@@ -106,8 +101,8 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Builds the session options and the prompter for DEST — a saved server's name, a Host in ~/.ssh/config, or
     /// [user@]host[:port] (`ConnectionProfile.resolve`, the interface's rule too) — or throws a message for the
-    /// person. Options given on the command line beat a saved server's values and ssh_config's.
-    func resolve(_ dest: String) throws -> ResolvedConnection {
+    /// person. Options given on the command line (`port` among them) beat a saved server's values and ssh_config's.
+    func resolve(_ dest: String, port choice: PortChoice) throws -> ResolvedConnection {
         var inventory: Inventory?
         var saved: Server?
         var missingDatabase: String?
@@ -127,15 +122,15 @@ struct ConnectionOptions: ParsableArguments {
             throw ValidationError(error.message)
         }
         if let d = resolution.destination {
-            if let p = d.port, let port, p != port {
-                throw ValidationError("DEST says port \(p) but -p says \(port): give the port once.")
+            if let p = d.port, let port = choice.value, p != port {
+                throw ValidationError("DEST says port \(p) but \(choice.flag) says \(port): give the port once.")
             }
             if let u = d.user, let loginName, u != loginName {
                 throw ValidationError("DEST says user \(u) but -l says \(loginName): give the user once.")
             }
         }
         var options: ConnectOptions
-        switch connectOptions(resolution.profile) {
+        switch connectOptions(resolution.profile, port: choice.value) {
         case .success(let built): options = built
         case .failure(let problem): throw CommandFailure(.badInput, Self.sentence(problem))
         }
@@ -162,7 +157,7 @@ struct ConnectionOptions: ParsableArguments {
     var context: ConnectionProfile.Context { database.connectionContext }
 
     /// `profile`'s session options under the command line's overrides, or the problem with the command line's remedy.
-    func connectOptions(_ profile: ConnectionProfile) -> Result<ConnectOptions, ConnectionProblem> {
+    func connectOptions(_ profile: ConnectionProfile, port: Int?) -> Result<ConnectOptions, ConnectionProblem> {
         let overrides = ConnectionProfile.Overrides(port: port, user: loginName, identityFiles: identity,
                                                     knownHostsFile: knownHosts, connectTimeout: connectTimeout,
                                                     algorithms: algorithms, jump: jump)

@@ -42,6 +42,8 @@ struct ExecCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var port: PortOption
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Stop the command after this many seconds.",
                                                             valueName: "seconds"))
     var timeout: Double?
@@ -73,7 +75,7 @@ struct ExecCommand: ParsableCommand {
 
     /// Options that take a value: `CommandLineArguments` uses this to find DEST.
     static var valueOptions: Set<String> {
-        ConnectionOptions.valueOptions.union(["--timeout", "--mail", "--subject"]).union(FleetOptions.valueOptions)
+        ConnectionOptions.valueOptions.union(PortOption.valueOptions).union(["--timeout", "--mail", "--subject"]).union(FleetOptions.valueOptions)
     }
 
     func validate() throws {
@@ -98,7 +100,7 @@ struct ExecCommand: ParsableCommand {
         let mail = try mailTo.map { try ExecMail(to: $0, subject: subject, database: connection.database) }
         if isFleet { return try FleetExec(exec: self, mail: mail).run() }
         guard let dest else { return }
-        try connection.withSession(dest) { session, target, cancel, log in
+        try connection.withSession(dest, port: port.choice) { session, target, cancel, log in
             target.recordConnection()
             try runCommand(session, target: target, cancel: cancel, mail: mail, log: log)
         }

@@ -6,6 +6,7 @@ import NetParsers
 import Reachability
 import RemoteCommands
 import SSH
+import Transfer
 
 /// The one exit-status table of every essh command: each way a command can end has one code, whatever the command.
 /// `essh --help` prints it (`helpText`) and README lists it; a test keeps both equal to this enum. Besides these,
@@ -46,15 +47,16 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .ok: return "every checked server online; every server of a fleet run exited 0; the mail sent"
         case .failed:
             return "`check`: a server is not online; `exec` on several servers: one did not exit 0; `net`, `parse`: "
-                + "no command worked, or the output is in no known layout; `mail`: neither sent nor kept; `shell` "
+                + "no command worked, or the output is in no known layout; `mail`: neither sent nor kept; `cp`: a file "
+                + "failed or was skipped, or its sha256 differs; `shell` "
                 + "or the interface without a terminal, the interface on one that cannot move the cursor (`TERM=dumb`)"
         case .badInput:
-            return "an unknown server or tag; a missing or unreadable FILE, key, password file or ssh_config; an "
-                + "invalid server field; a wrong setting (`mail.from`)"
+            return "an unknown server or tag; a missing or unreadable FILE, key, password file or ssh_config; a "
+                + "missing source of `cp`; an invalid server field; a wrong setting (`mail.from`)"
         case .database: return "damaged, written by a newer eSSH, read-only, locked by another program, an I/O error"
         case .usage:
             return "an unknown option; a missing or malformed argument (a DEST that is not `[user@]host[:port]`); "
-                + "options that do not go together"
+                + "options that do not go together; `cp` with a server on both sides or on neither"
         case .outputFailed: return "a full disk"
         case .tempFailure:
             return "`mail`, `exec --mail`: the mail is kept in the outbox (`essh mail --retry`); `exec` on several "
@@ -107,6 +109,14 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             switch error.kind {
             case .invalidAddress, .headerInjection, .io: self = .badInput
             case .sendmailMissing, .sendmailFailed: self = .failed
+            }
+        case let error as TransferError:
+            switch error.kind {
+            case .usage: self = .usage
+            case .badInput: self = .badInput
+            case .connection: self = .connection
+            case .remoteFile, .localFile: self = .failed
+            case .cancelled: self = .interrupted
             }
         case let error as ReachabilityError:
             self = error.kind == .invalidOption ? .badInput : .failed

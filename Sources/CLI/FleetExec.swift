@@ -24,7 +24,7 @@ struct FleetExec {
     func run() throws {
         let started = Date()
         let selection = try exec.fleet.selection.selection(exec.dest.map { [$0] } ?? [])
-        let picked = try FleetSelection(connection: exec.connection, selection: selection)
+        let picked = try FleetSelection(connection: exec.connection, port: exec.port.port, selection: selection)
             .resolve(parallel: exec.fleet.parallel, timeout: exec.timeout)
         let runner = picked.runner()
         let command = exec.command.joined(separator: " ")

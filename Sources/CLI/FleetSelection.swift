@@ -13,6 +13,8 @@ import SSH
 /// command on many servers) and `essh net` (a quick command on many servers), so both pick, log in and run alike.
 struct FleetSelection {
     var connection: ConnectionOptions
+    /// The command line's port (`-p`, `-P`), for every target.
+    var port: Int?
     /// What picks the servers; a word that names no saved server is a host, `[user@]host[:port]`.
     var selection: ServerSelection
 
@@ -80,7 +82,7 @@ struct FleetSelection {
         let runnerOptions = try Self.runnerOptions(parallel: parallel, timeout: timeout, settings: settings)
         let policy = connection.hostKeyPolicy.flatMap(HostKeyPolicy.init(rawValue:)) ?? .strict
         let options = picked.map { _, profile in
-            connection.connectOptions(profile).map { options in
+            connection.connectOptions(profile, port: port).map { options in
                 var options = options
                 options.setHostKeyPolicy(policy)
                 return options

@@ -37,6 +37,8 @@ struct ForwardCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var port: PortOption
+
     @Option(name: .customShort("L"),
             help: ArgumentHelp("Local forward: connections to [bind:]port here go to host:hostport from the server; "
                                + "repeatable.", valueName: "[bind:]port:host:hostport"))
@@ -66,7 +68,7 @@ struct ForwardCommand: ParsableCommand {
     var dest: String
 
     /// Options that take a value (for `OpenSSHOptions`, which looks for ssh's options before DEST).
-    static let valueOptions = ConnectionOptions.valueOptions.union(["-L", "-R", "-D", "--open-timeout", "--keepalive"])
+    static let valueOptions = ConnectionOptions.valueOptions.union(PortOption.valueOptions).union(["-L", "-R", "-D", "--open-timeout", "--keepalive"])
 
     func validate() throws {
         try connection.validateOptions()
@@ -99,11 +101,12 @@ struct ForwardCommand: ParsableCommand {
     func run() throws {
         var forwards = try specs()
         if forwards.isEmpty {
-            let target = try connection.resolve(dest)
+            let target = try connection.resolve(dest, port: port.choice)
             if let server = target.server { return try runSaved(server, target) }
             forwards = try Self.sshConfigForwards(of: dest, target.sshConfig)
         }
-        try connection.withSession(dest, adjust: { $0.keepaliveInterval = keepalive }) { session, target, cancel, _ in
+        try connection.withSession(dest, port: port.choice,
+                                   adjust: { $0.keepaliveInterval = keepalive }) { session, target, cancel, _ in
             target.recordConnection()
             let forwarder = try Forwarder(session: session, forwards: forwards, name: dest, openTimeout: openTimeout) {
                 event in

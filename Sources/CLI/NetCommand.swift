@@ -39,6 +39,8 @@ struct NetCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var port: PortOption
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Stop each remote command after this many seconds (default 30; with several servers: each server's time).",
         valueName: "seconds"))
@@ -95,7 +97,7 @@ struct NetCommand: ParsableCommand {
         guard let kind else { return }
         if isFleet { return try NetFleet(net: self, kind: kind).run() }
         guard let dest else { return }
-        try connection.withSession(dest) { session, target, cancel, log in
+        try connection.withSession(dest, port: port.choice) { session, target, cancel, log in
             try show(session, target: target, dest: dest, kind: kind, cancel: cancel, log: log)
         }
     }

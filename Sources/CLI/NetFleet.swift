@@ -21,7 +21,7 @@ struct NetFleet {
     func run() throws {
         let started = Date()
         let selection = try net.selection.selection(net.dest.map { [$0] } ?? [])
-        let picked = try FleetSelection(connection: net.connection, selection: selection)
+        let picked = try FleetSelection(connection: net.connection, port: net.port.port, selection: selection)
             .resolve(parallel: net.parallel, timeout: net.timeout)
         let names = picked.targets.map(\.name)
         var stored: [String: ServerOS] = [:]

@@ -23,6 +23,8 @@ struct ProxyCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var port: PortOption
+
     @Option(name: .customLong("to"), help: ArgumentHelp("Where DEST connects to.", valueName: "host:port"))
     var to: String
 
@@ -40,12 +42,12 @@ struct ProxyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (host, port) = try ForwardSpecParser.target(to)
-        try connection.withSession(dest) { session, target, cancel, _ in
+        let (host, targetPort) = try ForwardSpecParser.target(to)
+        try connection.withSession(dest, port: port.choice) { session, target, cancel, _ in
             target.recordConnection()
             let relay = try ChannelRelay(session: session, name: dest)
             defer { relay.stop() }
-            let ending = try StdioProxy.run(relay: relay, host: host, port: port, input: STDIN_FILENO,
+            let ending = try StdioProxy.run(relay: relay, host: host, port: targetPort, input: STDIN_FILENO,
                                             output: STDOUT_FILENO, timeout: connection.connectTimeout, cancel: cancel)
             if ending == .cancelled { throw CommandFailure(.interrupted) }
             if let lost = relay.failure { throw lost }
@@ -89,7 +91,7 @@ extension CommandLineArguments {
                 i += taken.consumed
                 continue
             }
-            if ConnectionOptions.valueOptions.contains(word), i + 1 < args.count {
+            if ShellCommand.valueOptions.contains(word), i + 1 < args.count {
                 out += [word, args[i + 1]]
                 i += 2
                 continue

@@ -54,14 +54,15 @@ extension ResolvedConnection {
 }
 
 extension ConnectionOptions {
-    /// Resolves DEST, connects (SIGINT, SIGTERM and SIGHUP cancel the work), runs `body` with the session, then
-    /// disconnects. Failing to connect prints why and throws the exit status (see `ResolvedConnection.connect`).
+    /// Resolves DEST (with the command's `port`), connects (SIGINT, SIGTERM and SIGHUP cancel the work), runs `body`
+    /// with the session, then disconnects. Failing to connect prints why and throws the exit status (see `ResolvedConnection.connect`).
     /// `hint` is added to a "no such host" message; `adjust` changes the session options before connecting.
-    func withSession(_ dest: String, hint: String = "", adjust: (inout ConnectOptions) -> Void = { _ in },
+    func withSession(_ dest: String, port: PortChoice, hint: String = "",
+                     adjust: (inout ConnectOptions) -> Void = { _ in },
                      _ body: (SSHSession, ResolvedConnection, Cancellation, Logger) throws -> Void) throws {
         var log = Logger(label: "essh") { StreamLogHandler.standardError(label: $0) }
         log.logLevel = verbose ? .debug : .critical
-        var target = try resolve(dest)
+        var target = try resolve(dest, port: port)
         log.debug("\(dest): \(target.origin)")
         for note in target.notes { log.debug("\(note)") }
         if !target.options.jumps.isEmpty {

@@ -23,6 +23,8 @@ struct ShellCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var port: PortOption
+
     @Option(name: .customLong("keepalive"),
             help: ArgumentHelp("Seconds between keepalives while the shell is quiet (0: none).", valueName: "seconds"))
     var keepalive: Int = 15
@@ -58,7 +60,8 @@ struct ShellCommand: ParsableCommand {
         }
         let unknownWordHint = asDefaultCommand
             ? " “\(dest)” is not an essh command either (essh --help lists them)." : ""
-        try connection.withSession(dest, hint: unknownWordHint, adjust: { $0.keepaliveInterval = keepalive }) {
+        try connection.withSession(dest, port: port.choice, hint: unknownWordHint,
+                                   adjust: { $0.keepaliveInterval = keepalive }) {
             session, target, cancel, _ in
             target.recordConnection()
             let outcome = InteractiveShell.run(on: session, options: InteractiveShell.Options(cancel: cancel))

@@ -21,6 +21,7 @@ package enum Subcommands {
         ConfigCommand.self,
         ForwardCommand.self,
         ProxyCommand.self,
+        CopyCommand.self,
     ]
 }
 

@@ -67,7 +67,7 @@ public enum FleetStatus: String, Sendable, Equatable, CaseIterable {
         case .authenticationFailed: self = .authFailed
         case .keyFile, .knownHostsFile: self = .configError
         case .cancelled: self = .cancelled
-        case .disconnected, .protocolError, .noCommonAlgorithm, .library, .io, .commandTimedOut:
+        case .disconnected, .protocolError, .noCommonAlgorithm, .library, .io, .commandTimedOut, .remoteFile:
             self = .connectFailed
         }
     }

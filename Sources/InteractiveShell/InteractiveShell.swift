@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import LocalProcess
 import SSH
@@ -51,10 +52,8 @@ public enum InteractiveShell {
             return "cd " + Self.shellQuoted(directory) + " || exit 1; " + command
         }
 
-        /// `text` as one word for a POSIX shell, in single quotes.
-        static func shellQuoted(_ text: String) -> String {
-            "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
+        /// `text` as one word for a POSIX shell (`Basics.ShellQuoting`, the one quoter).
+        static func shellQuoted(_ text: String) -> String { ShellQuoting.quote(text) }
 
         /// `$TERM`, or `xterm-256color` when unset or empty.
         public static var environmentTerm: String {

@@ -89,7 +89,7 @@ public struct LiveTunnelOpener: Sendable {
              .commandTimedOut, .cancelled:
             return true
         case .notSSH, .hostKeyUnknown, .hostKeyChanged, .hostKeyRevoked, .hostKeyRejected, .authenticationFailed,
-             .keyFile, .noCommonAlgorithm, .knownHostsFile:
+             .keyFile, .noCommonAlgorithm, .knownHostsFile, .remoteFile:
             return false
         }
     }

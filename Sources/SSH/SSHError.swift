@@ -26,6 +26,8 @@ public struct SSHError: UserFacingError, Sendable {
         case library
         case io
         case knownHostsFile = "known-hosts-file"
+        /// The server's SFTP subsystem refused an operation on a file (`sftpStatus` and `path` say which).
+        case remoteFile = "remote-file"
     }
 
     /// What the person can do about it, as a value, so each front end says it in its own words: the command line
@@ -84,21 +86,28 @@ public struct SSHError: UserFacingError, Sendable {
     public let situation: String
     /// What the person can do, when the SSH module knows; nil when `situation` says it all.
     public let remedy: Remedy?
+    /// For `remoteFile`: the SFTP status the server answered (nil for other kinds).
+    public let sftpStatus: SFTPStatus?
+    /// For `remoteFile`: the path on the server (bytes, as the server spells it).
+    public let path: [UInt8]?
 
     /// The sentence for the command line: what happened and what to do.
     public var message: String {
         remedy.map { situation + " " + $0.commandLine } ?? situation
     }
 
-    public init(_ kind: Kind, _ detail: String, _ situation: String, remedy: Remedy? = nil) {
+    public init(_ kind: Kind, _ detail: String, _ situation: String, remedy: Remedy? = nil,
+                sftpStatus: SFTPStatus? = nil, path: [UInt8]? = nil) {
         self.kind = kind
         self.detail = detail
         self.situation = situation
         self.remedy = remedy
+        self.sftpStatus = sftpStatus
+        self.path = path
     }
 
     /// The same error with another underlying message.
     public func with(detail: String) -> SSHError {
-        SSHError(kind, detail, situation, remedy: remedy)
+        SSHError(kind, detail, situation, remedy: remedy, sftpStatus: sftpStatus, path: path)
     }
 }

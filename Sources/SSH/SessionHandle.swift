@@ -29,6 +29,15 @@ struct SessionHandle {
     /// leave the lock either.
     private var shells: [Int: OpaquePointer] = [:]
     private var nextShell = 0
+    /// SFTP channels (`LIBSSH2_SFTP`) and their open files and folders (`LIBSSH2_SFTP_HANDLE`), by id, as shells:
+    /// an `SFTPClient` or `SFTPFile` holds only its id, so a use after close is `disconnected`.
+    private var sftpChannels: [Int: OpaquePointer] = [:]
+    private var sftpHandles: [Int: OpaquePointer] = [:]
+    private var nextSFTP = 0
+    /// How many SFTP channels are open: their threads share the socket, so each waits in short polls.
+    var sftpChannelCount: Int { sftpChannels.count }
+    /// An `SFTPClient` is opening its channel: libssh2 keeps one SFTP start-up state per session, so the next waits.
+    var sftpOpening = false
 
     init(raw: OpaquePointer, fd: Int32, host: String, keepaliveInterval: Int, context: SessionContext) {
         self.raw = raw
@@ -65,6 +74,44 @@ struct SessionHandle {
         shells.removeValue(forKey: id)
     }
 
+    /// Keeps an SFTP channel; returns its id.
+    mutating func holdSFTP(_ sftp: OpaquePointer) -> Int {
+        nextSFTP += 1
+        sftpChannels[nextSFTP] = sftp
+        return nextSFTP
+    }
+
+    /// SFTP channel `id`, or `disconnected` once it or the session was closed.
+    func sftp(_ id: Int) throws(SSHError) -> OpaquePointer {
+        try ensureOpen()
+        guard let sftp = sftpChannels[id] else {
+            throw SSHError(.disconnected, "sftp channel closed", "The file channel to \(host) is closed.")
+        }
+        return sftp
+    }
+
+    /// Gives up SFTP channel `id` to be shut down (nil when closed already).
+    mutating func takeSFTP(_ id: Int) -> OpaquePointer? { sftpChannels.removeValue(forKey: id) }
+
+    /// Keeps an open SFTP file or folder handle; returns its id.
+    mutating func holdSFTPHandle(_ handle: OpaquePointer) -> Int {
+        nextSFTP += 1
+        sftpHandles[nextSFTP] = handle
+        return nextSFTP
+    }
+
+    /// SFTP file handle `id`, or `disconnected` once it, its channel or the session was closed.
+    func sftpHandle(_ id: Int) throws(SSHError) -> OpaquePointer {
+        try ensureOpen()
+        guard let handle = sftpHandles[id] else {
+            throw SSHError(.disconnected, "sftp handle closed", "The remote file on \(host) is closed.")
+        }
+        return handle
+    }
+
+    /// Gives up file handle `id` to be closed (nil when closed already).
+    mutating func takeSFTPHandle(_ id: Int) -> OpaquePointer? { sftpHandles.removeValue(forKey: id) }
+
     /// Drives libssh2 calls on this session with `cancel` and a `timeout` per wait.
     func io(cancel: Cancellation? = nil, timeout: Double) -> SessionIO {
         SessionIO(raw: raw, fd: fd, cancel: cancel, timeout: timeout)
@@ -82,6 +129,8 @@ struct SessionHandle {
         close(fd)
         // libssh2 freed the session's channels with it.
         shells.removeAll()
+        sftpChannels.removeAll()
+        sftpHandles.removeAll()
         closing.removeAll()
     }
 }

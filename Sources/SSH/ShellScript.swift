@@ -1,3 +1,4 @@
+import Basics
 /// The text eSSH writes to the session's persistent shell, and the markers the shell answers with (`CommandShell`;
 /// docs/DECISIONS.md, 2026-11-24, "The session is a real shell"). Pure: strings in, strings out.
 ///
@@ -75,10 +76,8 @@ enum ShellScript {
             + "[ \"$g\" = \(pid) ] && [ \"$p\" != \(pid) ] && kill -s \(signal) \"$p\" 2>/dev/null; done; :"
     }
 
-    /// `text` in single quotes, each `'` written as `'\''`: the shell reads it back byte for byte.
-    static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
+    /// `text` as one shell word (`Basics.ShellQuoting`, the one quoter): the shell reads it back byte for byte.
+    static func quote(_ text: String) -> String { ShellQuoting.quote(text) }
 
     /// A fresh nonce: 128 random bits as 32 hex digits.
     static func nonce() -> String {

@@ -17,8 +17,11 @@ public final class ExtraSSHD: Sendable {
     }
 
     /// Starts sshd with the harness's settings, the host keys `hostKeys` (`ed25519`, `ecdsa`, `rsa`) and `extra`
-    /// config lines (`Ciphers aes256-gcm@openssh.com`, `Banner /path`), and waits until it listens.
-    public init(servers: TestServers, hostKeys: [String] = ["ed25519", "ecdsa", "rsa"], extra: [String] = []) throws {
+    /// config lines (`Ciphers aes256-gcm@openssh.com`, `Banner /path`), and waits until it listens. `sftp` is the
+    /// sftp subsystem's command (`internal-sftp -P posix-rename` for a server refusing posix-rename);
+    /// nil: no sftp subsystem at all.
+    public init(servers: TestServers, hostKeys: [String] = ["ed25519", "ecdsa", "rsa"], extra: [String] = [],
+                sftp: String? = "internal-sftp") throws {
         let dir = try TempDir()
         chmod(dir.path, 0o755)
         let port = try Self.freePort()
@@ -27,8 +30,8 @@ public final class ExtraSSHD: Sendable {
             "PidFile none", "AuthorizedKeysFile \"\(servers.authorizedKeys)\"", "StrictModes yes", "LogLevel DEBUG1",
             "UsePAM no", "PasswordAuthentication yes", "PubkeyAuthentication yes", "KbdInteractiveAuthentication no",
             "PrintMotd no", "PrintLastLog no", "AllowUsers \(servers.user)", "MaxAuthTries 20",
-            "Subsystem sftp internal-sftp",
         ]
+        if let sftp { lines.append("Subsystem sftp \(sftp)") }
         lines += hostKeys.map { "HostKey \"\(servers.hostKeys)/ssh_host_\($0)_key\"" }
         lines += extra
         let config = dir.file("sshd_config")

@@ -24,9 +24,9 @@ enum TunnelsView {
                 Span(s.id.forward),
                 Span(stateText(s), style: stateStyle(s.state)),
                 Span(s.state.isRunning ? String(s.openConnections) : ""),
-                Span(bytes(s.bytesOut)),
-                Span(bytes(s.bytesIn)),
-                Span(s.state == .up ? rate(s.rateOut + s.rateIn) : ""),
+                Span(ByteCountText.decimal(s.bytesOut)),
+                Span(ByteCountText.decimal(s.bytesIn)),
+                Span(s.state == .up ? ByteCountText.rate(s.rateOut + s.rateIn) : ""),
             ].map { Span(TextSanitizer.line($0.text), style: $0.style) }
         }
         let serverWidth = min(max(rows.map { DisplayWidth.of($0.status.id.server) + 2 }.max() ?? 6, 6), 24)
@@ -82,20 +82,6 @@ enum TunnelsView {
         if !rows[selected].saved { line += " · no longer saved" }
         return line
     }
-
-    /// `0 B`, `12.3 kB`, `4.5 MB`: decimal units, as `essh forward`'s bench reports.
-    static func bytes(_ count: Int) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
-    }
-
-    static func rate(_ perSecond: Double) -> String { bytes(Int(perSecond.rounded())) + "/s" }
 
     /// The add / edit form: two fields in a box in the middle.
     static func renderEditor(_ editor: TunnelEditor, unicode: Bool, into buffer: inout Buffer) -> Point? {
