@@ -65,7 +65,7 @@ struct CopyCommand: ParsableCommand {
     @OptionGroup var selection: SelectionOptions
 
     @Argument(help: ArgumentHelp("Sources, then DEST; the server's side is SERVER:PATH (:PATH for many servers).",
-                                 valueName: "src... dest"), completion: .file())
+                                 valueName: "path"), completion: .file())
     var operands: [String] = []
 
     /// Options that take a value: `CommandLineArguments` and the raw operand words (`CopyOperands.rawWords`) skip

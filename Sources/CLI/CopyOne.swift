@@ -19,7 +19,7 @@ struct CopyOne {
             let name = target.server?.name ?? server
             let remote: RemoteFiles
             do throws(TransferError) {
-                remote = try RemoteFiles(session: session, host: name, lanes: options.parallel, cancel: cancel)
+                remote = try RemoteFiles(session: session, host: name, cancel: cancel)
             } catch {
                 throw Self.failure(error)
             }

@@ -79,9 +79,13 @@ final class CopyReport: Sendable {
         if let reason = outcome.restartReason {
             printError("\(destination): started over: \(reason).")
         }
+        // The engine's reasons mostly name the file already ("… /srv/a on web1: permission denied"): then as it is.
+        let named = [outcome.source, outcome.destination].contains { path in
+            !path.isEmpty && (reasonText(outcome).contains(TransferEndpoint.shown(path)))
+        }
         switch outcome.status {
-        case .failed(let reason): printError("\(source): \(reason)")
-        case .skipped(let reason): printError("\(source): skipped: \(reason)")
+        case .failed(let reason): printError(named ? reason : "\(source): \(reason)")
+        case .skipped(let reason): printError(named ? "skipped: \(reason)" : "\(source): skipped: \(reason)")
         case .copied, .alreadyComplete, .directoryMade, .linkMade: break
         }
         switch outcome.checksum {
@@ -93,6 +97,13 @@ final class CopyReport: Sendable {
             if notes.insert(reason).inserted { printError("--checksum: \(reason); the files were not compared.") }
         case nil:
             break
+        }
+    }
+
+    private func reasonText(_ outcome: FileOutcome) -> String {
+        switch outcome.status {
+        case .failed(let reason), .skipped(let reason): return reason
+        case .copied, .alreadyComplete, .directoryMade, .linkMade: return ""
         }
     }
 

@@ -64,7 +64,7 @@ public struct FleetCopy: Sendable {
         }
         let remote: RemoteFiles
         do throws(TransferError) {
-            remote = try RemoteFiles(session: session, host: name, lanes: request.options.parallel, cancel: cancel)
+            remote = try RemoteFiles(session: session, host: name, cancel: cancel)
         } catch {
             throw Self.sessionError(error) ?? SSHError(.protocolError, error.message, error.message)
         }

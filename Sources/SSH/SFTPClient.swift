@@ -1,6 +1,7 @@
 import Basics
 import CLibSSH2
 import Foundation
+import LocalProcess
 
 /// A file's attributes as SFTP version 3 carries them (each field only when the server sent it).
 public struct SFTPAttributes: Sendable, Equatable {
@@ -100,16 +101,24 @@ public final class SFTPClient: Sendable {
     private let id: Int
     private let cancel: Cancellation?
     private let timeout: Double
+    /// Wakes this channel's waiting thread when another thread read the socket (and maybe this channel's answer).
+    private let waker: SelfPipe
 
     /// Opens the SFTP subsystem on a new channel of `session`.
     public init(session: SSHSession, cancel: Cancellation? = nil, timeout: Double = 60) throws(SSHError) {
         self.session = session
         self.cancel = cancel
         self.timeout = timeout
+        do throws(SelfPipe.Failure) {
+            waker = try SelfPipe()
+        } catch {
+            throw SSHError(.io, "pipe: \(error.reason)", "Cannot open a pipe for the file channel (\(error.reason)): too "
+                           + "many files are open; raise the limit (ulimit -n).")
+        }
         let host = session.host
         var mine = false
         id = try Self.drive(session: session, cancel: cancel, timeout: timeout, what: "opening the file channel",
-                            onAbandon: nil) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
+                            waiter: nil, onAbandon: nil) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
             try handle.ensureOpen()
             if handle.relayed {
                 throw SSHError(.library, "session relayed", """
@@ -315,7 +324,7 @@ public final class SFTPClient: Sendable {
         let id = self.id
         let host = session.host
         return try Self.drive(session: session, cancel: cancel, timeout: timeout, what: what,
-                              onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
+                              waiter: (id, waker), onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
             let sftp = try handle.sftp(id)
             if let file = path.withCChars({ p, n in libssh2_sftp_open_ex(sftp, p, n, flags, mode, type) }) {
                 return handle.holdSFTPHandle(file)
@@ -342,7 +351,7 @@ public final class SFTPClient: Sendable {
     func call(_ what: String, _ path: [UInt8], _ body: @escaping (OpaquePointer) -> Int) throws(SSHError) -> Int {
         let id = self.id, host = session.host
         return try Self.drive(session: session, cancel: cancel, timeout: timeout, what: what,
-                              onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
+                              waiter: (id, waker), onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
             let sftp = try handle.sftp(id)
             let rc = body(sftp)
             if rc == Int(LIBSSH2_ERROR_EAGAIN) { return nil }
@@ -356,7 +365,7 @@ public final class SFTPClient: Sendable {
                     _ body: (OpaquePointer) -> Int) throws(SSHError) -> Int {
         let id = self.id, host = session.host
         return try Self.drive(session: session, cancel: cancel, timeout: timeout, what: what,
-                              onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
+                              waiter: (id, waker), onAbandon: abandon) { (handle: inout SessionHandle) throws(SSHError) -> Int? in
             let sftp = try handle.sftp(id)
             let file = try handle.sftpHandle(fileID)
             let rc = body(file)
@@ -389,17 +398,30 @@ public final class SFTPClient: Sendable {
     }
 
     /// The retry loop: `step` runs with the session's lock held and answers nil for "again" (EAGAIN); between tries
-    /// the socket is polled without the lock. With other SFTP channels on the session the poll is short (their
-    /// threads may read this channel's answer off the socket), else up to 50 ms, always within `timeout` of no
-    /// answer and woken by `cancel`.
+    /// the socket is polled without the lock, beside `cancel` and the channel's own wake pipe: a thread whose step
+    /// found bytes waiting on the socket wakes every waiting channel, since libssh2 may have queued their answers.
+    /// Each wait is limited by `timeout` of no answer.
     static func drive(session: SSHSession, cancel: Cancellation?, timeout: Double, what: String,
-                      onAbandon: ((inout SessionHandle) -> Void)?,
+                      waiter: (id: Int, pipe: SelfPipe)?, onAbandon: ((inout SessionHandle) -> Void)?,
                       _ step: (inout SessionHandle) throws(SSHError) -> Int?) throws(SSHError) -> Int {
         var waitingSince: Date?
         while true {
             let (result, directions, lanes) = try session.state.withLock {
                 (handle: inout SessionHandle) throws(SSHError) -> (Int?, Int32, Int) in
-                let value = try step(&handle)
+                if let waiter { handle.sftpWaiters[waiter.id] = nil }
+                var unread: Int32 = 0
+                if !handle.sftpWaiters.isEmpty { _ = ioctl(handle.fd, UInt(FIONREAD), &unread) }
+                let value: Int?
+                do throws(SSHError) {
+                    value = try step(&handle)
+                } catch {
+                    if unread > 0 { for other in handle.sftpWaiters.values { other.wake() } }
+                    throw error
+                }
+                // This thread read the socket: the answers of channels waiting on other threads may be among what
+                // libssh2 took off it, and their poll would not see them.
+                if unread > 0 { for other in handle.sftpWaiters.values { other.wake() } }
+                if value == nil, let waiter { handle.sftpWaiters[waiter.id] = waiter.pipe }
                 return (value, value == nil ? libssh2_session_block_directions(handle.raw) : 0,
                         handle.sftpChannelCount)
             }
@@ -409,6 +431,7 @@ public final class SFTPClient: Sendable {
             if cancel?.isCancelled == true {
                 session.state.withLock { handle in
                     handle.sftpOpening = false
+                    if let waiter { handle.sftpWaiters[waiter.id] = nil }
                     onAbandon?(&handle)
                 }
                 throw SSHError(.cancelled, what, "Cancelled while \(what).")
@@ -417,6 +440,7 @@ public final class SFTPClient: Sendable {
             if left <= 0 {
                 session.state.withLock { handle in
                     handle.sftpOpening = false
+                    if let waiter { handle.sftpWaiters[waiter.id] = nil }
                     onAbandon?(&handle)
                 }
                 throw SSHError(.timedOut, what, "\(session.host) did not answer within "
@@ -426,9 +450,12 @@ public final class SFTPClient: Sendable {
             if directions & LIBSSH2_SESSION_BLOCK_INBOUND != 0 || directions == 0 { events |= Int16(POLLIN) }
             if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
             var fds = [pollfd(fd: session.fd, events: events, revents: 0),
-                       pollfd(fd: cancel?.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
-            let cap = lanes > 1 ? 2.0 : 50.0
-            _ = poll(&fds, 2, Int32(min(cap, max(1, left * 1000)).rounded(.up)))
+                       pollfd(fd: cancel?.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: waiter?.pipe.readDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            // Without a waker (opening a channel) another lane's read could go unseen: poll briefly then.
+            let cap = waiter == nil && lanes > 0 ? 2.0 : 50.0
+            _ = poll(&fds, 3, Int32(min(cap, max(1, left * 1000)).rounded(.up)))
+            if fds[2].revents != 0 { _ = waiter?.pipe.drain() }
         }
     }
 }

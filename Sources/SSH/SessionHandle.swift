@@ -1,5 +1,6 @@
 import CLibSSH2
 import Foundation
+import LocalProcess
 
 /// The libssh2 session of an `SSHSession` and the state that goes with it. It lives inside the session's `Mutex`,
 /// so it can only be reached with the lock held: libssh2 allows one thread at a time per session, and the compiler
@@ -36,6 +37,9 @@ struct SessionHandle {
     private var nextSFTP = 0
     /// How many SFTP channels are open: their threads share the socket, so each waits in short polls.
     var sftpChannelCount: Int { sftpChannels.count }
+    /// SFTP channels whose thread waits for an answer, with the pipe that wakes it: a thread that reads the socket
+    /// under the lock may take another channel's answer off it, and then wakes the others (see `SFTPClient.drive`).
+    var sftpWaiters: [Int: SelfPipe] = [:]
     /// An `SFTPClient` is opening its channel: libssh2 keeps one SFTP start-up state per session, so the next waits.
     var sftpOpening = false
 
@@ -131,6 +135,7 @@ struct SessionHandle {
         shells.removeAll()
         sftpChannels.removeAll()
         sftpHandles.removeAll()
+        sftpWaiters.removeAll()
         closing.removeAll()
     }
 }

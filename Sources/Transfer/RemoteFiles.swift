@@ -9,12 +9,13 @@ import Synchronization
 public final class RemoteFiles: Sendable {
     public let session: SSHSession
     public let host: String
-    /// The most SFTP channels a transfer opens (sshd's MaxSessions is 10 by default).
+    /// The most SFTP channels a transfer opens (sshd's MaxSessions is 10 by default); `TransferOptions.parallel`
+    /// chooses within it. Lower it to spare a server (a fleet copy to many).
     public let lanes: Int
     let cancel: Cancellation?
     private let main: Mutex<SFTPClient?>
 
-    public init(session: SSHSession, host: String, lanes: Int = 4, cancel: Cancellation? = nil) throws(TransferError) {
+    public init(session: SSHSession, host: String, lanes: Int = 8, cancel: Cancellation? = nil) throws(TransferError) {
         self.session = session
         self.host = host
         self.lanes = min(max(lanes, 1), 8)

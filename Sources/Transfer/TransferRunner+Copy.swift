@@ -71,33 +71,46 @@ extension TransferRunner {
         if from > 0 && hasher != nil { try hashLocal(fd, upTo: from, into: &hasher, path: item.source) }
         var sent: Int64 = 0
         var atomic = true
+        var writing = partial
         do throws(TransferError) {
-            let file: SFTPFile
-            do throws(SSHError) {
-                file = try lane.open(partial, from > 0 ? .createKeep : .createTruncate,
-                                     mode: (info.mode & 0o777) | 0o600)
-                if from > 0 {
-                    try file.seek(to: UInt64(from))
-                    lseek(fd, off_t(from), SEEK_SET)
+            let ways = splitWays(info.size, resuming: options.resume)
+            if ways > 1 {
+                let split = splitPartialPath(item, info)
+                writing = split
+                sent = try pushSplit(fd, item: item, info: info, partial: split, resumable: partial, lane: lane,
+                                     ways: ways)
+                if hasher != nil { try hashLocal(fd, upTo: info.size, into: &hasher, path: item.source) }
+                do throws(SSHError) {
+                    try lane.setStat(split, finalAttributes(info))
+                    atomic = try placeRemote(lane, split, item.destination)
+                } catch {
+                    throw remoteFailure(error, item.destination)
                 }
-            } catch {
-                throw remoteFailure(error, item.destination)
-            }
-            sent = try push(fd, to: file, from: from, size: info.size, item: item, hasher: &hasher)
-            do throws(SSHError) {
-                if options.preserve {
-                    try file.setStat(SFTPAttributes(permissions: info.mode, accessed: UInt32(clamping: info.accessed),
-                                                    modified: UInt32(clamping: info.modified)))
-                } else if (info.mode & 0o777) | 0o600 != info.mode & 0o777 {
-                    try file.setStat(SFTPAttributes(permissions: info.mode & 0o777))
+            } else {
+                let file: SFTPFile
+                do throws(SSHError) {
+                    file = try lane.open(partial, from > 0 ? .createKeep : .createTruncate,
+                                         mode: (info.mode & 0o777) | 0o600)
+                    if from > 0 { try file.seek(to: UInt64(from)) }
+                } catch {
+                    throw remoteFailure(error, item.destination)
                 }
-                try file.close()
-                atomic = try placeRemote(lane, partial, item.destination)
-            } catch {
-                throw remoteFailure(error, item.destination)
+                var done = from
+                sent = try push(fd, to: file, from: from, size: info.size, item: item, hasher: &hasher) { n in
+                    done += n
+                    return done
+                }
+                do throws(SSHError) {
+                    let attributes = finalAttributes(info)
+                    if attributes != SFTPAttributes() { try file.setStat(attributes) }
+                    try file.close()
+                    atomic = try placeRemote(lane, partial, item.destination)
+                } catch {
+                    throw remoteFailure(error, item.destination)
+                }
             }
         } catch {
-            dropRemotePartial(partial, lane: lane, error: error)
+            dropRemotePartial(writing, lane: lane, error: error)
             throw error
         }
         for stale in stalePartials(of: item.destination, keep: partial, list: { folder in
@@ -114,17 +127,21 @@ extension TransferRunner {
         return result
     }
 
-    /// Sends the rest of `fd` through `file`: one contiguous buffer, handed to libssh2 up to `Transfer.window`
-    /// bytes at a time from the first byte not acknowledged, compacted only once that passes half the buffer.
-    private func push(_ fd: Int32, to file: SFTPFile, from: Int64, size: Int64, item: TransferItem,
-                      hasher: inout SHA256?) throws(TransferError) -> Int64 {
+    /// Sends `fd` from byte `from` (to `end`, else its end) through `file`: one contiguous buffer, handed to libssh2
+    /// up to `Transfer.window` bytes at a time from the first byte not acknowledged, compacted only once that passes
+    /// half the buffer. `acked` counts what the server acknowledged and answers the file's bytes done so far; `stop`
+    /// ends the loop early (another range of the same file failed).
+    func push(_ fd: Int32, to file: SFTPFile, from: Int64, end: Int64? = nil, size: Int64, item: TransferItem,
+              hasher: inout SHA256?, stop: () -> Bool = { false },
+              acked onAcked: (Int64) -> Int64) throws(TransferError) -> Int64 {
         let capacity = 2 * Transfer.window
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var head = 0, tail = 0, eof = false
-        var done = from, sent: Int64 = 0
+        var readAt = from, sent: Int64 = 0
         while true {
             if cancel?.isCancelled == true { throw cancelled() }
+            if stop() { break }
             if !eof && tail - head < Transfer.window {
                 if head > capacity / 2 || tail == capacity {
                     memmove(buffer, buffer + head, tail - head)
@@ -133,7 +150,8 @@ extension TransferRunner {
                 }
                 var want = min(capacity - tail, Transfer.window - (tail - head))
                 if let limiter { want = min(want, limiter.chunk) }
-                let n = read(fd, buffer + tail, want)
+                if let end { want = Int(min(Int64(want), end - readAt)) }
+                let n = want > 0 ? pread(fd, buffer + tail, want, off_t(readAt)) : 0
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw LocalFiles.error("reading", item.source)
@@ -143,6 +161,7 @@ extension TransferRunner {
                 } else {
                     hasher?.update(bufferPointer: UnsafeRawBufferPointer(start: buffer + tail, count: n))
                     tail += n
+                    readAt += Int64(n)
                     limiter?.take(n)
                 }
             }
@@ -154,14 +173,25 @@ extension TransferRunner {
             do throws(SSHError) {
                 acked = try file.write(UnsafeRawBufferPointer(start: buffer + head, count: tail - head))
             } catch {
-                throw writeFailure(error, file: file, written: done, size: size, item: item)
+                throw writeFailure(error, file: file, written: from + sent, size: size, item: item)
             }
             head += acked
-            done += Int64(acked)
             sent += Int64(acked)
+            let done = onAcked(Int64(acked))
             progressed(Int64(acked), file: item.destination, fileDone: done, fileSize: size)
         }
         return sent
+    }
+
+    /// What the file gets before it is renamed into place: -p's mode and times; without -p only the mode when the
+    /// partial was created with more (owner read/write, so a resumed run can reopen it).
+    func finalAttributes(_ info: FileInfo) -> SFTPAttributes {
+        if options.preserve {
+            return SFTPAttributes(permissions: info.mode, accessed: UInt32(clamping: info.accessed),
+                                  modified: UInt32(clamping: info.modified))
+        }
+        if (info.mode & 0o777) | 0o600 != info.mode & 0o777 { return SFTPAttributes(permissions: info.mode & 0o777) }
+        return SFTPAttributes()
     }
 
     /// A failed write: OpenSSH says FX 4 (not 14 or 15) for a full disk, so ask the file system how much is free.

@@ -23,6 +23,15 @@ public enum Transfer {
         TransferRunner(request: request, remote: remote, cancel: cancel ?? remote.cancel, clock: clock,
                        events: events).run()
     }
+
+    /// For tests: with another split threshold; also says into how many ranges the biggest split file went.
+    static func run(_ request: TransferRequest, remote: RemoteFiles, cancel: Cancellation?, splitThreshold: Int64,
+                    events: @escaping @Sendable (TransferEvent) -> Void) -> (TransferSummary, splitWays: Int) {
+        let runner = TransferRunner(request: request, remote: remote, cancel: cancel ?? remote.cancel,
+                                    clock: SystemClock(), events: events, splitThreshold: splitThreshold)
+        let summary = runner.run()
+        return (summary, runner.sharedState.withLock { $0.splitWays })
+    }
 }
 
 /// One run of `Transfer.run`: the plan, then folders and links in order, then files on up to `parallel` lanes.
@@ -34,7 +43,9 @@ final class TransferRunner: Sendable {
     let events: @Sendable (TransferEvent) -> Void
     let limiter: RateLimiter?
     let local = LocalFiles()
-    private let shared = Mutex(Shared())
+    /// Files at least this big are split across lanes (`splitWays`).
+    let splitThreshold: Int64
+    let sharedState = Mutex(Shared())
 
     struct Shared {
         var next = 0
@@ -50,13 +61,16 @@ final class TransferRunner: Sendable {
         var madeFolders: Set<[UInt8]> = []
         /// Partial names (`.NAME.essh-*.part`) found in a destination folder, listed once per run.
         var partialsIn: [[UInt8]: [[UInt8]]] = [:]
+        /// The most ranges a file was split into (1: none).
+        var splitWays = 1
     }
 
     var options: TransferOptions { request.options }
     var upload: Bool { request.direction == .upload }
 
     init(request: TransferRequest, remote: RemoteFiles, cancel: Cancellation?, clock: TransferClock,
-         events: @escaping @Sendable (TransferEvent) -> Void) {
+         events: @escaping @Sendable (TransferEvent) -> Void, splitThreshold: Int64 = TransferRunner.splitThreshold) {
+        self.splitThreshold = splitThreshold
         self.request = request
         self.remote = remote
         self.cancel = cancel
@@ -70,12 +84,23 @@ final class TransferRunner: Sendable {
         do throws(TransferError) {
             var destination = request.destination
             if !upload && destination.isEmpty { destination = [0x2E] }
-            plan = try TransferPlanner.plan(sources: request.sources, destination: destination, options: options,
+            // A source named `.`, `..`, `dir/.` or the login folder (empty) has no name of its own to copy to:
+            // its real path gives one (`-r web1: ./backup` makes ./backup/essh-test when ./backup exists).
+            var sources: [[UInt8]] = []
+            for source in request.sources {
+                let base = PathBytes.baseName(source)
+                if base.isEmpty || base == [0x2E] || base == [0x2E, 0x2E] {
+                    sources.append(upload ? try local.realPath(source) : try remote.realPath(source))
+                } else {
+                    sources.append(source)
+                }
+            }
+            plan = try TransferPlanner.plan(sources: sources, destination: destination, options: options,
                                             from: upload ? local : remote, to: upload ? remote : local)
         } catch {
             return TransferSummary(outcomes: [], problem: error)
         }
-        shared.withLock { s in
+        sharedState.withLock { s in
             s.filesTotal = plan.files
             s.bytesTotal = plan.bytes
         }
@@ -107,7 +132,7 @@ final class TransferRunner: Sendable {
             group.wait()
         }
         if options.preserve { preserveFolderTimes(plan) }
-        return shared.withLock { s in
+        return sharedState.withLock { s in
             var problem = s.problem
             if problem == nil && cancel?.isCancelled == true {
                 problem = TransferError(.cancelled, "The copy was cancelled.")
@@ -121,7 +146,7 @@ final class TransferRunner: Sendable {
     private func lane(_ plan: TransferPlan, _ indexes: [Int]) {
         var client: SFTPClient?
         while true {
-            let next: Int? = shared.withLock { s in
+            let next: Int? = sharedState.withLock { s in
                 guard s.problem == nil, s.next < indexes.count else { return nil }
                 defer { s.next += 1 }
                 return indexes[s.next]
@@ -134,7 +159,7 @@ final class TransferRunner: Sendable {
                 finish(index, result)
             } catch {
                 if error.kind == .connection || error.kind == .cancelled {
-                    shared.withLock { s in if s.problem == nil { s.problem = error } }
+                    sharedState.withLock { s in if s.problem == nil { s.problem = error } }
                     finish(index, outcome(item, .failed(reason: error.message)))
                     break
                 }
@@ -145,7 +170,7 @@ final class TransferRunner: Sendable {
     }
 
     private func finish(_ index: Int, _ outcome: FileOutcome) {
-        shared.withLock { s in
+        sharedState.withLock { s in
             s.outcomes[index] = outcome
             if case .copied = outcome.status { s.filesDone += 1 }
             if case .alreadyComplete = outcome.status { s.filesDone += 1 }
@@ -164,7 +189,7 @@ final class TransferRunner: Sendable {
     /// Counts `bytes` more of `file` and reports at most ten times a second.
     func progressed(_ bytes: Int64, file: [UInt8], fileDone: Int64, fileSize: Int64) {
         let now = clock.now()
-        let report: TransferProgress? = shared.withLock { s in
+        let report: TransferProgress? = sharedState.withLock { s in
             s.totalDone += bytes
             s.meter.record(totalBytes: s.totalDone, at: now)
             guard now - s.lastEmit >= 0.1 || (fileDone == fileSize && s.lastEmit < 0) else { return nil }
@@ -182,7 +207,7 @@ final class TransferRunner: Sendable {
     func stalePartials(of destination: [UInt8], keep: [UInt8],
                        list: ([UInt8]) -> [[UInt8]]?) -> [[UInt8]] {
         let folder = PathBytes.directoryName(destination)
-        let known: [[UInt8]]? = shared.withLock { s in
+        let known: [[UInt8]]? = sharedState.withLock { s in
             s.madeFolders.contains(folder) ? [] : s.partialsIn[folder]
         }
         let names: [[UInt8]]
@@ -192,7 +217,7 @@ final class TransferRunner: Sendable {
             let found = (list(folder.isEmpty ? [0x2E] : folder) ?? []).filter { name in
                 name.first == 0x2E && name.count > 19 && name.suffix(5).elementsEqual(Array(".part".utf8))
             }
-            shared.withLock { $0.partialsIn[folder] = found }
+            sharedState.withLock { $0.partialsIn[folder] = found }
             names = found
         }
         let base = PathBytes.baseName(destination)
@@ -218,7 +243,7 @@ final class TransferRunner: Sendable {
             } else if try local.info(item.destination, followLinks: true)?.kind != .directory {
                 try local.makeDirectory(item.destination, mode: mode)
             }
-            shared.withLock { _ = $0.madeFolders.insert(item.destination) }
+            sharedState.withLock { _ = $0.madeFolders.insert(item.destination) }
             return outcome(item, .directoryMade)
         } catch {
             return outcome(item, .failed(reason: error.message))

@@ -99,6 +99,10 @@ public struct TransferError: Error, Sendable, Equatable {
         self.message = message
     }
 
+    public init(kind: Kind, message: String) {
+        self.init(kind, message)
+    }
+
     /// An SSH module error as the module's: an SFTP status is `remoteFile`, a cancel `cancelled`, else `connection`.
     init(_ error: SSHError) {
         switch error.kind {

@@ -74,6 +74,22 @@ import TestSupport
         #expect(CopyFixture.names(closed).isEmpty)
     }
 
+    /// A server's disk that fills up (a 1 MiB tmpfs): that file fails saying how much room was left, no partial stays,
+    /// and the small file after it still arrives.
+    @Test func aFullDiskOnTheServerIsSaidAndTheRestGoesOn() throws {
+        let f = try CopyFixture()
+        defer { f.cleanup() }
+        let disk = try SmallTmpfs()
+        defer { disk.remove() }
+        try CopyFixture.write(f.dir.file("big"), CopyFixture.random(3 << 20, seed: 21))
+        try CopyFixture.write(f.dir.file("small"), Array("small".utf8))
+        let r = try f.cp([f.dir.file("big"), f.dir.file("small"), "\(f.server):\(disk.path)/"])
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err.lowercased().contains("no space left") && r.err.contains("big"), "\(r.err)")
+        #expect(CopyFixture.names(disk.path).map { String(decoding: $0, as: UTF8.self) }.sorted() == ["small"],
+                "\(CopyFixture.names(disk.path).map { String(decoding: $0, as: UTF8.self) })")
+    }
+
     /// scp's rules: an existing folder DEST receives the file; a missing DEST is the new name; several sources onto
     /// a file, a missing folder with a trailing slash, and a folder without -r are refused.
     @Test func destinationRulesAreScps() throws {

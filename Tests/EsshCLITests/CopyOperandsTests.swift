@@ -66,6 +66,17 @@ import Testing
                 == [Array("x".utf8)])
     }
 
+    /// ssh's attached `-Jhop` is read in cp too, after its operands as well; cp's `-p` is a flag there (it takes
+    /// no value, so the word after it is not skipped) and `-P` takes one; exec keeps `-p PORT`.
+    @Test func attachedJumpAndPortsPerCommand() throws {
+        #expect(try CommandLineArguments.prepared(["cp", "-p", "-Jb1", "a", "web1:"])
+                == ["cp", "-p", "-J", "b1", "a", "web1:"])
+        #expect(try CommandLineArguments.prepared(["cp", "-P", "2222", "a", "-Jb1", "web1:", "--", "-Jx"])
+                == ["cp", "-P", "2222", "a", "-J", "b1", "web1:", "--", "-Jx"])
+        #expect(try CommandLineArguments.prepared(["exec", "-p", "2222", "-Jb1", "web1", "ls", "-Jx"])
+                == ["exec", "-p", "2222", "-J", "b1", "web1", "--", "ls", "-Jx"])
+    }
+
     @Test func ratesAreBytesPerSecondInPowersOf1024() throws {
         #expect(try CopyRate.parse("500K") == 512_000)
         #expect(try CopyRate.parse("10M") == 10 << 20)

@@ -148,4 +148,41 @@ import TestSupport
         #expect(lines.contains { $0["status"] as? String == "skipped" && ($0["error"] as? String)?.contains("not a regular file") == true }, "\(down.out)")
         #expect(CopyFixture.holds(f.dir.file("a"), Array("a".utf8)))
     }
+
+    /// On a terminal a progress line shows the file, its share, the rate and the time left while the copy runs, and
+    /// a summary at the end (into a pipe there is none: `CopyErrorTests`).
+    @Test func aTerminalSeesTheProgressLine() throws {
+        let f = try CopyFixture()
+        defer { f.cleanup() }
+        try CopyFixture.write(f.dir.file("slow.bin"), CopyFixture.random(6 << 20, seed: 9))
+        let args = (["cp"] + f.connection + ["--limit", "2M", f.dir.file("slow.bin"), "\(f.server):\(f.remote)/"])
+            .joined(separator: " ")
+        let essh = try EsshInTmux(arguments: args, knownHosts: .empty)
+        defer { essh.stop() }
+        let running = try essh.tmux.waitFor(text: "MB/s", timeout: 20).joined(separator: "\n")
+        #expect(running.contains("slow.bin") && running.contains("% ") && running.contains(" of 6.3 MB"), "\(running)")
+        #expect(try essh.tmux.waitFor(text: " left", timeout: 20).joined().contains("slow.bin"))
+        let end = try essh.waitForExit(0, timeout: 30).joined(separator: "\n")
+        #expect(end.contains("Copied 1 file, 6.3 MB sent in"), "\(end)")
+        #expect(CopyFixture.holds(f.remote + "/slow.bin", CopyFixture.random(6 << 20, seed: 9)))
+    }
+
+    /// --checksum prints `SHA256  DEST` per file (the same sum sha256sum gives), both ways; --limit holds the copy to
+    /// its rate (a lower bound only: a loaded machine may be slower, never faster).
+    @Test func checksumLinesAndTheRateLimit() throws {
+        let f = try CopyFixture()
+        defer { f.cleanup() }
+        let bytes = CopyFixture.random(3 << 20, seed: 13)
+        try CopyFixture.write(f.dir.file("sum.bin"), bytes)
+        let expected = try Binary.run("/usr/bin/sha256sum", [f.dir.file("sum.bin")]).out.prefix(64)
+        let started = Date()
+        let up = try f.cp(["--checksum", "--limit", "1M", f.dir.file("sum.bin"), "\(f.server):\(f.remote)/"])
+        let took = Date().timeIntervalSince(started)
+        #expect(up.status == 0, "\(up.err)")
+        #expect(up.out == "\(expected)  \(f.server):\(f.remote)/sum.bin\n", "\(up.out)")
+        #expect(took >= 1.5, "3 MiB at 1 MiB/s took \(took) s")
+        let down = try f.cp(["--checksum", "\(f.server):\(f.remote)/sum.bin", f.dir.file("back.bin")])
+        #expect(down.status == 0 && down.out == "\(expected)  \(f.dir.file("back.bin"))\n", "\(down.out) \(down.err)")
+        #expect(CopyFixture.holds(f.dir.file("back.bin"), bytes))
+    }
 }

@@ -150,3 +150,27 @@ final class TimeLog: @unchecked Sendable {
     func add(_ t: Double) { lock.lock(); items.append(t); lock.unlock() }
     var values: [Double] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+extension NamesAndTreesTests {
+    @Test func aSourceThatVanishesAfterPlanningFailsAloneAndTheLoginFolderHasAName() throws {
+        let sandbox = try RemoteSandbox()
+        let a = sandbox.localPath("a"), b = sandbox.localPath("b")
+        try writeLocal(a, [1])
+        try writeLocal(b, [2])
+        let summary = Transfer.run(request(.upload, [a, b], sandbox.folder) { $0.parallel = 1 },
+                                   remote: sandbox.remote) { event in
+            if case .planned = event { unlink(String(decoding: a, as: UTF8.self)) }
+        }
+        #expect(summary.outcomes.map(\.status) == [
+            .failed(reason: "\(PathBytes.shown(a)) vanished on this machine before it was copied."), .copied,
+        ])
+        // `dir/.` (and the login folder, an empty remote path) copy under the folder's real name.
+        let tree = sandbox.local.file("tree")
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        try writeLocal(Array((tree + "/x").utf8), [3])
+        let dot = Transfer.run(request(.upload, [Array((tree + "/.").utf8)], sandbox.folder) { $0.recursive = true },
+                               remote: sandbox.remote) { _ in }
+        #expect(dot.allArrived, "\(dot)")
+        #expect(try sandbox.remote.readPrefix(sandbox.remotePath("tree/x"), limit: 10) == [3])
+    }
+}

@@ -202,3 +202,45 @@ import Transfer
         #expect(took > 2.0 && took < 6, "\(took)")
     }
 }
+
+extension ResumeAndErrorsTests {
+    @Test func aLostConnectionStopsTheTransferAndResumeOnANewOneFinishesIt() throws {
+        let sandbox = try RemoteSandbox()
+        let bytes = randomBytes(4_000_000, seed: 13)
+        let source = sandbox.localPath("big"), second = sandbox.localPath("second")
+        try writeLocal(source, bytes)
+        try writeLocal(second, [1, 2, 3])
+        // The sshd process serving this connection: the parent of a command's shell.
+        let sshdPID = Int32(String(decoding: try sandbox.session.capture("echo $PPID").stdout, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines))!
+        let killed = Flag()
+        let summary = Transfer.run(request(.upload, [source, second], sandbox.folder) {
+            $0.limit = 2_000_000
+            $0.parallel = 1
+        }, remote: sandbox.remote) { event in
+            if case .progress(let p) = event, p.fileDone > 600_000, killed.setOnce() { kill(sshdPID, SIGKILL) }
+        }
+        #expect(summary.problem?.kind == .connection, "\(summary)")
+        #expect(summary.outcomes.count == 1)  // the second file was not tried
+        // A new connection continues the kept partial.
+        let again = try RemoteSandbox(reusing: sandbox.folder)
+        let resumed = Transfer.run(request(.upload, [source, second], sandbox.folder) { $0.resume = true },
+                                   remote: again.remote) { _ in }
+        #expect(resumed.allArrived, "\(resumed)")
+        #expect((resumed.outcomes.first?.resumedFrom ?? 0) > 0)
+        #expect(try again.remoteSHA(sandbox.remotePath("big")) == sha256Hex(bytes))
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    /// True the first time only.
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if set { return false }
+        set = true
+        return true
+    }
+}

@@ -13,7 +13,8 @@ final class RemoteSandbox {
     let folder: [UInt8]
     let local: TempDir
 
-    init(lanes: Int = 4) throws {
+    /// `reusing`: another sandbox's remote folder (removed by both).
+    init(lanes: Int = 4, reusing: [UInt8]? = nil) throws {
         servers = try TestServers.require()
         var o = ConnectOptions(host: servers.host, port: servers.port, user: servers.user,
                                knownHostsFile: servers.knownHosts)
@@ -23,8 +24,8 @@ final class RemoteSandbox {
         o.connectTimeout = 5
         session = try SSHSession.connect(o)
         remote = try RemoteFiles(session: session, host: "testhost", lanes: lanes)
-        folder = Array("\(servers.home)/essh-transfer-\(UUID().uuidString)".utf8)
-        try remote.makeDirectory(folder)
+        folder = reusing ?? Array("\(servers.home)/essh-transfer-\(UUID().uuidString)".utf8)
+        if reusing == nil { try remote.makeDirectory(folder) }
         local = try TempDir()
     }
 
