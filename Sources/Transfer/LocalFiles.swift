@@ -13,7 +13,7 @@ public struct LocalFiles: Sendable {
 
     public func realPath(_ path: [UInt8]) throws(TransferError) -> [UInt8] {
         let p = try Self.cPath(path.isEmpty ? [0x2E] : path)
-        guard let resolved = realpath(p, nil) else { throw Self.error("resolving", path) }
+        guard let resolved = realpath(p, nil) else { throw Self.error("resolve", path) }
         defer { free(resolved) }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
                                          count: strlen(resolved)))
@@ -21,7 +21,7 @@ public struct LocalFiles: Sendable {
 
     public func list(_ directory: [UInt8]) throws(TransferError) -> [FileEntry] {
         let dirPath = directory.isEmpty ? [0x2E] : directory
-        guard let dir = opendir(try Self.cPath(dirPath)) else { throw Self.error("listing", dirPath) }
+        guard let dir = opendir(try Self.cPath(dirPath)) else { throw Self.error("list", dirPath) }
         defer { closedir(dir) }
         var out: [FileEntry] = []
         while let entry = readdir(dir) {
@@ -46,7 +46,7 @@ public struct LocalFiles: Sendable {
         let rc = followLinks ? stat(p, &st) : lstat(p, &st)
         if rc != 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw Self.error("reading", path)
+            throw Self.error("read", path)
         }
         return Self.info(st)
     }
@@ -57,12 +57,12 @@ public struct LocalFiles: Sendable {
         let n = buffer.withUnsafeMutableBufferPointer { b in
             Glibc.readlink(p, UnsafeMutableRawPointer(b.baseAddress!).assumingMemoryBound(to: CChar.self), b.count)
         }
-        guard n >= 0 else { throw Self.error("reading the link", path) }
+        guard n >= 0 else { throw Self.error("read the link", path) }
         return Array(buffer.prefix(n))
     }
 
     public func makeDirectory(_ path: [UInt8], mode: UInt32 = 0o755) throws(TransferError) {
-        guard mkdir(try Self.cPath(path), mode_t(mode)) == 0 else { throw Self.error("making the folder", path) }
+        guard mkdir(try Self.cPath(path), mode_t(mode)) == 0 else { throw Self.error("make the folder", path) }
     }
 
     /// Refuses to replace an existing file.
@@ -71,7 +71,7 @@ public struct LocalFiles: Sendable {
             throw TransferError(.localFile, "\(PathBytes.shown(to)) already exists on this machine: choose another "
                                 + "name or remove it first.")
         }
-        guard Glibc.rename(try Self.cPath(from), try Self.cPath(to)) == 0 else { throw Self.error("renaming", from) }
+        guard Glibc.rename(try Self.cPath(from), try Self.cPath(to)) == 0 else { throw Self.error("rename", from) }
     }
 
     public func remove(_ path: [UInt8], recursive: Bool) throws(TransferError) {
@@ -83,25 +83,25 @@ public struct LocalFiles: Sendable {
             if recursive {
                 for entry in try list(path) { try remove(PathBytes.join(path, entry.name), recursive: true) }
             }
-            guard rmdir(try Self.cPath(path)) == 0 else { throw Self.error("removing the folder", path) }
+            guard rmdir(try Self.cPath(path)) == 0 else { throw Self.error("remove the folder", path) }
         } else {
-            guard unlink(try Self.cPath(path)) == 0 else { throw Self.error("removing", path) }
+            guard unlink(try Self.cPath(path)) == 0 else { throw Self.error("remove", path) }
         }
     }
 
     public func changeMode(_ path: [UInt8], to mode: UInt32) throws(TransferError) {
         guard chmod(try Self.cPath(path), mode_t(mode & 0o7777)) == 0 else {
-            throw Self.error("changing the mode of", path)
+            throw Self.error("change the mode of", path)
         }
     }
 
     /// The first `limit` bytes of a regular file; anything else (a FIFO would block) is refused before reading.
     public func readPrefix(_ path: [UInt8], limit: Int) throws(TransferError) -> [UInt8] {
         let fd = open(try Self.cPath(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.error("opening", path) }
+        guard fd >= 0 else { throw Self.error("open", path) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Self.error("reading", path) }
+        guard fstat(fd, &st) == 0 else { throw Self.error("read", path) }
         guard Self.info(st).kind == .regular else {
             throw TransferError(.localFile, "\(PathBytes.shown(path)) is \(Self.info(st).kindWords), not a regular "
                                 + "file.")
@@ -111,7 +111,7 @@ public struct LocalFiles: Sendable {
         while got < out.count {
             let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw Self.error("reading", path) }
+            guard n >= 0 else { throw Self.error("read", path) }
             if n == 0 { break }
             got += n
         }
@@ -119,6 +119,14 @@ public struct LocalFiles: Sendable {
     }
 
     // MARK: - Shared with the runner
+
+    /// The process's umask, read without changing it (umask(2) would, for every thread at once).
+    static let umask: UInt32 = {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = UInt32(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return value
+    }()
 
     static func info(_ st: stat) -> FileInfo {
         FileInfo(kind: FileInfo.kind(ofMode: UInt32(st.st_mode)), size: Int64(st.st_size),
@@ -140,7 +148,7 @@ public struct LocalFiles: Sendable {
         return path.map { CChar(bitPattern: $0) } + [0]
     }
 
-    /// errno as a sentence for `what` on `path`.
+    /// errno as a sentence for `what` (a verb: "read", "make the folder") on `path`.
     static func error(_ what: String, _ path: [UInt8], _ code: Int32 = errno) -> TransferError {
         let reason: String
         switch code {
@@ -153,8 +161,7 @@ public struct LocalFiles: Sendable {
         case EISDIR: reason = "it is a folder"
         default: reason = String(cString: strerror(code))
         }
-        return TransferError(.localFile, "Cannot \(what.hasPrefix("reading") ? "read" : what) "
-                             + "\(PathBytes.shown(path)) on this machine: \(reason).")
+        return TransferError(.localFile, "Cannot \(what) \(PathBytes.shown(path)) on this machine: \(reason).")
     }
 }
 

@@ -46,8 +46,18 @@ public final class RemoteFiles: Sendable {
                 return try body(client!)
             }
         } catch {
-            throw TransferError(error)
+            throw failure(error)
         }
+    }
+
+    /// An SSH error as the module's, a file's naming this server as the caller calls it.
+    func failure(_ error: SSHError) -> TransferError {
+        // SFTPClient names the server by its address; sentences made here name it as the caller does already.
+        if error.kind == .remoteFile, let status = error.sftpStatus, let path = error.path,
+           !error.situation.hasPrefix("\(host): ") {
+            return TransferError(.remoteFile, "\(host): \(PathBytes.shown(path)): \(status.words).")
+        }
+        return TransferError(error)
     }
 
     public func close() {

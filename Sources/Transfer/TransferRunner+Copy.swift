@@ -35,11 +35,11 @@ extension TransferRunner {
                 return outcome(item, .failed(reason: "\(PathBytes.shown(item.source)) vanished on this machine "
                                              + "before it was copied."))
             }
-            return outcome(item, .failed(reason: LocalFiles.error("opening", item.source).message))
+            return outcome(item, .failed(reason: LocalFiles.error("open", item.source).message))
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw LocalFiles.error("reading", item.source) }
+        guard fstat(fd, &st) == 0 else { throw LocalFiles.error("read", item.source) }
         let info = LocalFiles.info(st)
         guard info.kind == .regular else {
             return outcome(item, .skipped(reason: TransferPlanner.notRegular(item.source, info)))
@@ -96,10 +96,12 @@ extension TransferRunner {
                     throw remoteFailure(error, item.destination)
                 }
                 var done = from
-                sent = try push(fd, to: file, from: from, size: info.size, item: item, hasher: &hasher) { n in
+                sent = try push(fd, to: file, from: from, end: info.size, size: info.size, item: item,
+                                hasher: &hasher) { n in
                     done += n
                     return done
                 }
+                if done != info.size { throw changedLocally(item, info.size, done) }
                 do throws(SSHError) {
                     let attributes = finalAttributes(info)
                     if attributes != SFTPAttributes() { try file.setStat(attributes) }
@@ -154,7 +156,7 @@ extension TransferRunner {
                 let n = want > 0 ? pread(fd, buffer + tail, want, off_t(readAt)) : 0
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw LocalFiles.error("reading", item.source)
+                    throw LocalFiles.error("read", item.source)
                 }
                 if n == 0 {
                     eof = true
@@ -192,6 +194,19 @@ extension TransferRunner {
         }
         if (info.mode & 0o777) | 0o600 != info.mode & 0o777 { return SFTPAttributes(permissions: info.mode & 0o777) }
         return SFTPAttributes()
+    }
+
+    /// The source on this machine was not `size` bytes long when read (it shrank while it was copied).
+    func changedLocally(_ item: TransferItem, _ size: Int64, _ read: Int64) -> TransferError {
+        TransferError(.localFile, "\(PathBytes.shown(item.source)) changed on this machine while it was copied "
+                      + "(\(ResumeDecision.grouped(read)) of \(ResumeDecision.grouped(size)) bytes read): copy it "
+                      + "again once it is complete.")
+    }
+
+    /// The source on the server grew or shrank while it was read.
+    func changedRemotely(_ item: TransferItem) -> TransferError {
+        TransferError(.remoteFile, "\(remote.host): \(PathBytes.shown(item.source)) changed while it was copied: "
+                      + "copy it again once it is complete.")
     }
 
     /// A failed write: OpenSSH says FX 4 (not 14 or 15) for a full disk, so ask the file system how much is free.
@@ -285,7 +300,7 @@ extension TransferRunner {
         events(.fileStarted(source: item.source, destination: item.destination, size: info.size, resumingFrom: from))
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (from > 0 ? 0 : O_TRUNC)
         let fd = open(try LocalFiles.cPath(partial), flags, mode_t((info.mode & 0o777) | 0o600))
-        guard fd >= 0 else { return outcome(item, .failed(reason: LocalFiles.error("writing", item.destination).message)) }
+        guard fd >= 0 else { return outcome(item, .failed(reason: LocalFiles.error("write", item.destination).message)) }
         var hasher: SHA256? = options.checksum ? SHA256() : nil
         var sent: Int64 = 0
         do throws(TransferError) {
@@ -299,17 +314,21 @@ extension TransferRunner {
                 do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
             }
             sent = try pull(file, to: fd, from: from, size: info.size, item: item, hasher: &hasher)
+            if from + sent != info.size { throw changedRemotely(item) }
             if options.preserve {
                 fchmod(fd, mode_t(info.mode))
                 var times = [timespec(tv_sec: Int(info.accessed), tv_nsec: 0),
                              timespec(tv_sec: Int(info.modified), tv_nsec: 0)]
                 futimens(fd, &times)
+            } else if (info.mode & 0o777) | 0o600 != info.mode & 0o777 {
+                // The partial was made writable for its owner; give the copy the source's mode, as scp does.
+                fchmod(fd, mode_t(info.mode & 0o777 & ~LocalFiles.umask))
             }
             let closed = close(fd)
-            if closed != 0 { throw LocalFiles.error("writing", item.destination) }
+            if closed != 0 { throw LocalFiles.error("write", item.destination) }
             try? file.close()
             guard Glibc.rename(try LocalFiles.cPath(partial), try LocalFiles.cPath(item.destination)) == 0 else {
-                throw LocalFiles.error("renaming the copy into", item.destination)
+                throw LocalFiles.error("put the copy in place at", item.destination)
             }
         } catch {
             if !((error.kind == .cancelled || error.kind == .connection) && options.keepPartialOnCancel) {
@@ -346,13 +365,11 @@ extension TransferRunner {
             do throws(SSHError) {
                 n = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: want))
             } catch {
-                if error.detail.contains("Unexpected Offset") {
-                    throw TransferError(.remoteFile, "\(remote.host): \(PathBytes.shown(item.source)) changed while "
-                                        + "it was copied: copy it again once it is complete.")
-                }
+                if error.detail.contains("Unexpected Offset") { throw changedRemotely(item) }
                 throw remoteFailure(error, item.source)
             }
             if n == 0 { break }
+            if done + Int64(n) > size { throw changedRemotely(item) }
             limiter?.take(n)
             hasher?.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
             var off = 0
@@ -370,7 +387,7 @@ extension TransferRunner {
                                             + "\(PathBytes.shown(item.destination)) "
                                             + "(\(ResumeDecision.grouped(size)) bytes).")
                     }
-                    throw LocalFiles.error("writing", item.destination)
+                    throw LocalFiles.error("write", item.destination)
                 }
                 off += w
             }
@@ -424,7 +441,7 @@ extension TransferRunner {
             let want = Int(min(Int64(chunk), end - offset))
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(offset)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw LocalFiles.error("reading", path) }
+            guard n > 0 else { throw LocalFiles.error("read", path) }
             buffer.withUnsafeBytes { hasher?.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += Int64(n)
         }

@@ -95,7 +95,8 @@ extension TransferRunner {
         }
         runRange(0)
         group.wait()
-        let (failure, acked, done) = state.withLock { ($0.failure, $0.acked, $0.done) }
+        var (failure, acked, done) = state.withLock { ($0.failure, $0.acked, $0.done) }
+        if failure == nil && done != size { failure = changedLocally(item, size, done) }
         guard let failure else { return done }
         // The complete prefix: ranges in order, each whole except the first one that is not.
         var prefix: Int64 = 0

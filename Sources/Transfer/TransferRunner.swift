@@ -192,7 +192,7 @@ final class TransferRunner: Sendable {
         let report: TransferProgress? = sharedState.withLock { s in
             s.totalDone += bytes
             s.meter.record(totalBytes: s.totalDone, at: now)
-            guard now - s.lastEmit >= 0.1 || (fileDone == fileSize && s.lastEmit < 0) else { return nil }
+            guard now - s.lastEmit >= 0.1 else { return nil }
             s.lastEmit = now
             return TransferProgress(file: file, fileDone: fileDone, fileSize: fileSize, totalDone: s.totalDone,
                                     totalBytes: s.bytesTotal, filesDone: s.filesDone, filesTotal: s.filesTotal,
@@ -264,7 +264,7 @@ final class TransferRunner: Sendable {
                     try local.remove(item.destination, recursive: false)
                 }
                 guard symlink(try LocalFiles.cPath(target), try LocalFiles.cPath(item.destination)) == 0 else {
-                    throw LocalFiles.error("making the link", item.destination)
+                    throw LocalFiles.error("make the link", item.destination)
                 }
             }
             return outcome(item, .linkMade)

@@ -174,3 +174,30 @@ extension NamesAndTreesTests {
         #expect(try sandbox.remote.readPrefix(sandbox.remotePath("tree/x"), limit: 10) == [3])
     }
 }
+
+extension NamesAndTreesTests {
+    @Test func aSourceThatShrinksWhileItIsCopiedFailsWithoutADestination() throws {
+        let sandbox = try RemoteSandbox()
+        // Up: the local file is cut once the copy has started.
+        let source = sandbox.localPath("s")
+        try writeLocal(source, randomBytes(3_000_000))
+        let up = Transfer.run(request(.upload, [source], sandbox.remotePath("s")), remote: sandbox.remote) { event in
+            if case .fileStarted = event { truncate(String(decoding: source, as: UTF8.self), 1000) }
+        }
+        #expect(up.outcomes.map(\.status) == [.failed(reason: "\(PathBytes.shown(source)) changed on this machine "
+                                                      + "while it was copied (1,000 of 3,000,000 bytes read): copy it "
+                                                      + "again once it is complete.")])
+        // Down: the server's file is cut the same way.
+        let remotePath = sandbox.remotePath("r")
+        _ = try sandbox.session.capture("head -c 3000000 /dev/zero > \(Basics_quote(remotePath))")
+        let session = sandbox.session
+        let down = Transfer.run(request(.download, [remotePath], sandbox.localPath("r")), remote: sandbox.remote) { event in
+            if case .fileStarted = event { _ = try? session.capture("truncate -s 1000 \(Basics_quote(remotePath))") }
+        }
+        #expect(down.outcomes.map(\.status) == [.failed(reason: "testhost: \(PathBytes.shown(remotePath)) changed "
+                                                        + "while it was copied: copy it again once it is complete.")])
+        #expect(try sandbox.remote.list(sandbox.folder).map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
+                == [Array("r".utf8)])
+        #expect(readLocal(sandbox.localPath("r")) == nil)
+    }
+}

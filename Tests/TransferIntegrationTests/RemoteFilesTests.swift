@@ -53,5 +53,13 @@ import Transfer
         try r.remove(sandbox.remotePath("d"), recursive: true)
         #expect(try r.info(sandbox.remotePath("d")) == nil)
         #expect(try r.realPath(sandbox.folder + Array("/new/..".utf8)) == sandbox.folder)
+        // Sentences name the server as the caller named it.
+        do {
+            try r.changeMode(sandbox.remotePath("missing"), to: 0o600)
+            Issue.record("changed a missing file")
+        } catch {
+            #expect(error == TransferError(.remoteFile, "testhost: \(PathBytes.shown(sandbox.remotePath("missing"))): "
+                                           + "no such file or folder."))
+        }
     }
 }

@@ -35,4 +35,17 @@ import Transfer
         let names = try sandbox.remote.list(sandbox.folder).map { String(decoding: $0.name, as: UTF8.self) }
         #expect(names.sorted() == ["file0", "file1", "file2"])
     }
+
+    @Test func withoutPreserveAReadOnlyFileKeepsItsModeBothWays() throws {
+        let sandbox = try RemoteSandbox()
+        let source = sandbox.localPath("ro")
+        try writeLocal(source, [1, 2, 3], mode: 0o444)
+        let up = Transfer.run(request(.upload, [source], sandbox.remotePath("ro")), remote: sandbox.remote) { _ in }
+        #expect(up.allArrived)
+        #expect(try sandbox.remote.info(sandbox.remotePath("ro"))?.mode == 0o444)
+        let back = sandbox.localPath("back")
+        let down = Transfer.run(request(.download, [sandbox.remotePath("ro")], back), remote: sandbox.remote) { _ in }
+        #expect(down.allArrived)
+        #expect(try LocalFiles().info(back)?.mode == 0o444)
+    }
 }

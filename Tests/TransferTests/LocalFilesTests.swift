@@ -49,5 +49,7 @@ import Transfer
         #expect(try files.info(p(Array("d".utf8))) == nil)
         #expect(try files.realPath(root + Array("/new/..".utf8)) == (try files.realPath(root)))
         #expect(!files.home().isEmpty)
+        #expect(throws: TransferError(.localFile, "Cannot make the folder \(base)/no/x on this machine: no such file or "
+                                      + "folder.")) { try files.makeDirectory(p(Array("no/x".utf8))) }
     }
 }
