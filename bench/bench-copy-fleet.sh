@@ -175,7 +175,8 @@ if [ "$SERVERS" != 200 ] || [ "$SIZE" != 50000000 ]; then shortened=" (SHORTENED
 {
     echo "# essh cp --all vs parallel-scp: one $SIZE-byte file to $SERVERS servers, $PARALLEL at once$shortened"
     echo
-    bash bench/machine.sh
+    # machine.sh's lines; essh --version's second line (its libssh2) joined to the first
+    bash bench/machine.sh | awk '/^- /{if (l != "") print l; l = $0; next} {l = l "; " $0} END {print l}'
     echo "- pssh: $(dpkg-query -W -f='${Version}' pssh 2>/dev/null) (Debian), $(python3 --version)"
     echo "- OpenSSH: $(ssh -V 2>&1)"
     echo "- hyperfine: $(hyperfine --version)"

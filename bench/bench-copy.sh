@@ -296,7 +296,8 @@ if [ "$SIZE" != 1000000000 ] || [ "$FILES" != 10000 ]; then shortened=" (SHORTEN
 {
     echo "# essh cp vs scp, sftp and rsync (issue 16)$shortened"
     echo
-    bash bench/machine.sh
+    # machine.sh's lines; essh --version's second line (its libssh2) joined to the first
+    bash bench/machine.sh | awk '/^- /{if (l != "") print l; l = $0; next} {l = l "; " $0} END {print l}'
     echo "- OpenSSH client and server: $(ssh -V 2>&1)"
     echo "- rsync: $(rsync --version | head -1) (Debian); tar: $(tar --version | head -1)"
     echo "- hyperfine: $(hyperfine --version)"
