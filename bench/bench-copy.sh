@@ -183,13 +183,16 @@ run_block() { # BLOCK RUNS WARMUP
 for dir in up down; do
     for p in "$port:loopback:$RUNS:1" "$rport:rtt:$RTT_RUNS:0"; do
         IFS=: read -r P where runs warmup <<< "$p"
-        for tool in essh scp scp-gcm sftp; do
-            [ "$tool" = essh ] && [ "$TOOLS" != all ] && continue
+        for tool in essh essh-1lane scp scp-gcm sftp; do
+            [[ "$tool" = essh* ]] && [ "$TOOLS" != all ] && continue
+            # One lane: what the split of one big upload over up to 4 lanes gains (uploads only; downloads use one).
+            [ "$tool" = essh-1lane ] && [ $dir = down ] && continue
             [ "$tool" = scp-gcm ] && [ "$where" = rtt ] && continue
             if [ $dir = up ]; then src=$D/src/big; dst=$D/remote/big.$where.$tool; rsrc=$src; rdst=$at:$dst
             else src=$D/src/big; dst=$D/local/big.$where.$tool; rsrc=$at:$src; rdst=$dst; fi
             case $tool in
             essh) cmd="$ESSH cp $essh_opts -P $P $rsrc $rdst" ;;
+            essh-1lane) cmd="$ESSH cp $essh_opts --parallel 1 -P $P $rsrc $rdst" ;;
             scp) cmd="scp -q $ssh_opts -P $P $rsrc $rdst" ;;
             scp-gcm) cmd="scp -q $ssh_opts -c $gcm -P $P $rsrc $rdst" ;;
             sftp)
@@ -232,7 +235,7 @@ import json, sys
 work, size, files, tools = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 def block(name):
     return {r["command"]: r for r in json.load(open(f"{work}/{name}.json"))["results"]}
-names = {"essh": "essh cp", "scp": "scp", "scp-gcm": "scp -c aes128-gcm", "sftp": "sftp -b",
+names = {"essh": "essh cp", "essh-1lane": "essh cp --parallel 1 (one lane)", "scp": "scp", "scp-gcm": "scp -c aes128-gcm", "sftp": "sftp -b",
          "rsync": "rsync -a -e ssh", "tar": "tar piped through ssh"}
 def cpu(r): return r["user"] + r["system"]
 ratios = []
@@ -242,18 +245,19 @@ def big(where, title, target_note):
     print("| tool | up: mean | MB/s | client CPU | down: mean | MB/s | client CPU |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     up, down = block(f"big-{where}-up"), block(f"big-{where}-down")
+    def cells(r):
+        if r is None:
+            return "— | — | —"
+        return f"{r['mean']:.2f} s ± {r['stddev'] or 0:.2f} | {size / r['mean'] / 1e6:.0f} | {cpu(r):.2f} s"
     for tool in up:
-        u, d = up[tool], down[tool]
-        print(f"| {names[tool]} | {u['mean']:.2f} s ± {u['stddev'] or 0:.2f} | {size / u['mean'] / 1e6:.0f} | "
-              f"{cpu(u):.2f} s | {d['mean']:.2f} s ± {d['stddev'] or 0:.2f} | {size / d['mean'] / 1e6:.0f} | "
-              f"{cpu(d):.2f} s |")
+        print(f"| {names[tool]} | {cells(up[tool])} | {cells(down.get(tool))} |")
     print()
     for dname, b in (("up", up), ("down", down)):
         for tool in b:
             if tool == "essh" or "essh" not in b:
                 continue
             r = b[tool]["mean"] / b["essh"]["mean"]   # throughput ratio essh / tool
-            target = tool != "scp-gcm"   # like for like (essh's cipher): reference only
+            target = tool not in ("scp-gcm", "essh-1lane")   # like for like, and essh's own one lane: references
             ratios.append((f"{label} {where} {dname}: essh cp / {names[tool]} throughput", r,
                            r >= 1.0 if target else None, target_note if target else "reference"))
 def tree():
