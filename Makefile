@@ -15,7 +15,7 @@ export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PAT
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make $(LIBSSH2_APT)
 TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo
-BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh
+BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh rsync
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests)\.
