@@ -525,6 +525,14 @@ public final class SFTPFile: Sendable {
         }
     }
 
+    /// Closes the file after a failure or a cancel, ignoring the cancel and any error, waiting at most 5 s: the
+    /// server answers a close after every request sent before it on this channel, so once this returns the writes
+    /// already sent are on its disk and the partial can be cut or removed from another channel without a late write
+    /// landing after. Nothing when the channel was dropped.
+    public func settle() {
+        client.closeHandle(id)
+    }
+
     /// Closes the file, waiting for the server's answer (a failed close is a failed write).
     public func close() throws(SSHError) {
         try client.handleCall(id, "closing", path) { h in Int(libssh2_sftp_close_handle(h)) }

@@ -102,10 +102,15 @@ extension TransferRunner {
                     throw remoteFailure(error, item.destination)
                 }
                 var done = from
-                sent = try push(fd, to: file, from: from, end: info.size, size: info.size, item: item,
-                                hasher: &hasher) { n in
-                    done += n
-                    return done
+                do throws(TransferError) {
+                    sent = try push(fd, to: file, from: from, end: info.size, size: info.size, item: item,
+                                    hasher: &hasher) { n in
+                        done += n
+                        return done
+                    }
+                } catch {
+                    file.settle()
+                    throw error
                 }
                 if done != info.size { throw changedLocally(item, info.size, done) }
                 do throws(SSHError) {
@@ -257,7 +262,8 @@ extension TransferRunner {
     private func dropRemotePartial(_ partial: [UInt8], lane: SFTPClient, error: TransferError) {
         if (error.kind == .cancelled || error.kind == .connection) && options.keepPartialOnCancel { return }
         if error.kind == .connection { return }
-        if lane.isOpen {
+        // A cancelled lane's calls would stop at once: after a cancel the shared channel removes it.
+        if lane.isOpen && error.kind != .cancelled {
             try? lane.remove(partial)
         } else {
             try? remote.withMain { (c: SFTPClient) throws(SSHError) in try c.remove(partial) }

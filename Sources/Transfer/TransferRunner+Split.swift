@@ -98,6 +98,8 @@ extension TransferRunner {
         var (failure, acked, done) = state.withLock { ($0.failure, $0.acked, $0.done) }
         if failure == nil && done != size { failure = changedLocally(item, size, done) }
         guard let failure else { return done }
+        // Every range's writes already sent are done before the partial is cut or removed.
+        for file in opened { file.settle() }
         // The complete prefix: ranges in order, each whole except the first one that is not.
         var prefix: Int64 = 0
         for (i, range) in ranges.enumerated() {
