@@ -45,7 +45,7 @@ Port 22
 ListenAddress 0.0.0.0
 HostKey $ESSH_TEST_HOSTKEYS/ssh_host_ed25519_key
 PidFile $work/sshd.pid
-AuthorizedKeysFile $ESSH_TEST_STATE/authorized_keys
+AuthorizedKeysFile ${ESSH_TEST_AUTHORIZED_KEYS:-$ESSH_TEST_STATE/authorized_keys}
 UsePAM no
 PasswordAuthentication no
 KbdInteractiveAuthentication no
@@ -58,20 +58,9 @@ PrintMotd no
 PrintLastLog no
 AllowUsers $user
 CONF
-/usr/sbin/sshd -t -f "$work/sshd.conf"
-/usr/sbin/sshd -f "$work/sshd.conf" -E "$work/sshd.log"
-trap 'kill "$(cat "$work/sshd.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.1.1/22) 2>/dev/null && break; sleep 0.05; done
-
-# The same 200 hosts for both tools: an ssh_config that essh imports, a host list for pssh, one known_hosts.
-read -r ktype kdata _ < "$ESSH_TEST_HOSTKEYS/ssh_host_ed25519_key.pub"
-: > "$work/ssh_config"; : > "$work/hosts.txt"; : > "$work/known_hosts"
-for i in $(seq 1 "$SERVERS"); do
-    a=127.0.$(( 1 + (i - 1) / 250 )).$(( (i - 1) % 250 + 1 ))
-    printf 'Host s%03d\n    HostName %s\n    User %s\n    IdentityFile %s\n\n' "$i" "$a" "$user" "$key" >> "$work/ssh_config"
-    echo "$a" >> "$work/hosts.txt"
-    echo "$a $ktype $kdata" >> "$work/known_hosts"
-done
+. bench/fleet-hosts.sh
+fleet_sshd_start
+fleet_host_files
 db=$work/essh.db
 "$ESSH" servers import-ssh-config --db "$db" "$work/ssh_config" > "$work/import.out"
 
