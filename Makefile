@@ -14,11 +14,11 @@ LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
 export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed.
 BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make $(LIBSSH2_APT)
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo age
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh rsync
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
-FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests)\.
+FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests|VaultTests)\.
 
 .PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
 

@@ -7,6 +7,7 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "swift-crypto")
 
 // C libraries from Debian, seen through small header shims. Only SSH imports CLibSSH2.
 let systemLibraries: [Target] = [
@@ -177,6 +178,15 @@ let cliTargets: [Target] = [
                                                   "LocalProcess", "Transfer"]),
 ]
 
+// Vault: the credential vault (issue 17). Its foundation first: the age file format with a passphrase (scrypt)
+// recipient (AgeFile), so Debian's `age -d` can open the vault. Pure: no files, no terminal, no database.
+let vaultTargets: [Target] = [
+    .target(name: "Vault", dependencies: ["Basics", crypto, cryptoExtras]),
+    .testTarget(name: "VaultTests", dependencies: ["Vault", crypto]),
+    // AgeFile against Debian's `age` binary, both ways, on a pseudo-terminal (not in FAST_TESTS: needs `age`).
+    .testTarget(name: "VaultInteropTests", dependencies: ["Vault"]),
+]
+
 let package = Package(
     name: "essh",
     products: [.executable(name: "essh", targets: ["essh"])],
@@ -189,6 +199,6 @@ let package = Package(
     targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets
         + tuiTargets + testSupportTargets + inventoryTargets + mailTargets + reachabilityTargets + remoteCommandsTargets
         + fleetTargets + operationsTargets + appTargets + cliTargets
-        + interactiveShellTargets + forwardingTargets + transferTargets,
+        + interactiveShellTargets + forwardingTargets + transferTargets + vaultTargets,
     swiftLanguageModes: [.v6]
 )
