@@ -161,8 +161,11 @@ public enum AgeFile {
         let payloadKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, salt: nonce, info: Array("payload".utf8),
                                                 outputByteCount: 32)
         for (counter, chunk) in chunks.enumerated() {
-            // ChaChaPoly.seal only throws for a bad nonce size, which chunkNonce never makes.
-            let box = try! ChaChaPoly.seal(chunk.0, using: payloadKey, nonce: chunkNonce(counter, last: chunk.last))
+            // ChaChaPoly.seal only throws for a bad nonce size, which nonce(_:) never makes.
+            guard let box = try? ChaChaPoly.seal(chunk.0, using: payloadKey,
+                                                 nonce: chunkNonce(counter, last: chunk.last)) else {
+                preconditionFailure("ChaChaPoly.seal refused a 12-byte nonce")
+            }
             out += box.ciphertext + box.tag
         }
         return out
@@ -215,10 +218,18 @@ public enum AgeFile {
             value >>= 8
         }
         bytes[11] = last ? 1 : 0
-        return try! ChaChaPoly.Nonce(data: bytes)  // 12 bytes: cannot fail
+        return nonce(bytes)
     }
 
-    static func zeroNonce() -> ChaChaPoly.Nonce { try! ChaChaPoly.Nonce(data: [UInt8](repeating: 0, count: 12)) }
+    static func zeroNonce() -> ChaChaPoly.Nonce { nonce([UInt8](repeating: 0, count: 12)) }
+
+    /// A nonce of 12 bytes, the only size ChaChaPoly.Nonce refuses nothing of.
+    private static func nonce(_ bytes: [UInt8]) -> ChaChaPoly.Nonce {
+        guard let nonce = try? ChaChaPoly.Nonce(data: bytes) else {
+            preconditionFailure("ChaChaPoly.Nonce refused \(bytes.count) bytes")
+        }
+        return nonce
+    }
 
     static func scryptKey(passphrase: [UInt8], salt: [UInt8], workFactor: Int) throws(AgeError) -> SymmetricKey {
         do {
