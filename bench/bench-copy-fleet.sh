@@ -57,24 +57,10 @@ want=$(sha256sum < "$M/src/app.bin" | cut -c1-64)
 
 # One sshd for the 200 addresses: key login only, no PAM, no DNS, room for every connection at once; each address
 # chrooted to its own folder (ChrootDirectory wants root-owned folders up to it; /in is the test user's).
+. bench/fleet-hosts.sh
 {
+    fleet_sshd_config
     cat <<CONF
-Port 22
-ListenAddress 0.0.0.0
-HostKey $ESSH_TEST_HOSTKEYS/ssh_host_ed25519_key
-PidFile $work/sshd.pid
-AuthorizedKeysFile ${ESSH_TEST_AUTHORIZED_KEYS:-$ESSH_TEST_STATE/authorized_keys}
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-UseDNS no
-MaxStartups 1000:30:2000
-MaxSessions 64
-LogLevel ERROR
-PrintMotd no
-PrintLastLog no
-AllowUsers $user
 Subsystem sftp internal-sftp
 CONF
     for i in $(seq 1 "$SERVERS"); do
@@ -87,7 +73,6 @@ for i in $(seq 1 "$SERVERS"); do
     mkdir -p "$d/in"
     chown "$user:$user" "$d/in"
 done
-. bench/fleet-hosts.sh
 fleet_sshd_start
 fleet_host_files
 

@@ -40,25 +40,8 @@ ip link set lo up
 ulimit -n "$(ulimit -Hn)"
 
 # One sshd for the 200 addresses: key login only, no PAM, no DNS, room for every connection at once.
-cat > "$work/sshd.conf" <<CONF
-Port 22
-ListenAddress 0.0.0.0
-HostKey $ESSH_TEST_HOSTKEYS/ssh_host_ed25519_key
-PidFile $work/sshd.pid
-AuthorizedKeysFile ${ESSH_TEST_AUTHORIZED_KEYS:-$ESSH_TEST_STATE/authorized_keys}
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-UseDNS no
-MaxStartups 1000:30:2000
-MaxSessions 64
-LogLevel ERROR
-PrintMotd no
-PrintLastLog no
-AllowUsers $user
-CONF
 . bench/fleet-hosts.sh
+fleet_sshd_config > "$work/sshd.conf"
 fleet_sshd_start
 fleet_host_files
 db=$work/essh.db

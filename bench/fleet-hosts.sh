@@ -1,6 +1,28 @@
 # Sourced by bench-fleet.sh and bench-copy-fleet.sh: the one sshd both tools meet, and the same N hosts for both.
 # Needs: work (a folder holding sshd.conf), SERVERS, user, key, ESSH_TEST_HOSTKEYS.
 
+# The sshd settings both benches share (stdout): key login only, no PAM, no DNS, room for every connection at once.
+fleet_sshd_config() {
+    cat <<CONF
+Port 22
+ListenAddress 0.0.0.0
+HostKey $ESSH_TEST_HOSTKEYS/ssh_host_ed25519_key
+PidFile $work/sshd.pid
+AuthorizedKeysFile ${ESSH_TEST_AUTHORIZED_KEYS:-$ESSH_TEST_STATE/authorized_keys}
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+UseDNS no
+MaxStartups 1000:30:2000
+MaxSessions 64
+LogLevel ERROR
+PrintMotd no
+PrintLastLog no
+AllowUsers $user
+CONF
+}
+
 # Starts the sshd of "$work/sshd.conf" (checked first), stopped when the script exits, and waits until it answers.
 fleet_sshd_start() {
     /usr/sbin/sshd -t -f "$work/sshd.conf"
