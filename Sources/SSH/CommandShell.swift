@@ -130,6 +130,7 @@ struct CommandShell {
     /// status, and a server counting its channels (MaxSessions) has freed this one before the session's next command
     /// asks for one. `channel` must no longer be in the handle's shells.
     private static func retire(_ channel: OpaquePointer, handle: inout SessionHandle) -> CommandExit {
+        handle.lastChannelClosedAt = .now
         if !handle.isBroken {
             let waiter = handle.io(timeout: 2)
             _ = try? waiter.call("ending the shell", allowNegative: true) { libssh2_channel_send_eof(channel) }

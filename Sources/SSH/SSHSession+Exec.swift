@@ -145,15 +145,34 @@ extension SessionHandle {
                 if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_SEND {
                     markBroken()
                 }
-                throw io.error("opening a channel", rc)
+                let error = io.error("opening a channel", rc)
+                if mayAskAgain(after: error, io: io) { continue }
+                throw error
             }
             try io.waitOrThrow("opening a channel")
         }
     }
 
+    /// Whether a refused channel is asked for again: only while the server may still be freeing one this session
+    /// closed within the last 2 s (sshd's MaxSessions counts a session channel until it has reaped the shell or
+    /// command behind it, a moment after the close, and meanwhile refuses with "connect failed: open failed"),
+    /// then after 50 ms.
+    private func mayAskAgain(after error: SSHError, io: SessionIO) -> Bool {
+        guard let closed = lastChannelClosedAt, ContinuousClock.now - closed < .seconds(2),
+              io.cancel?.isCancelled != true
+        else { return false }
+        switch ChannelOpenFailure.reason(of: error) {
+        case .connectFailed, .administrativelyProhibited, .resourceShortage: break
+        case .unknownChannelType, nil: return false
+        }
+        usleep(50_000)
+        return true
+    }
+
     /// Closes and frees a channel without letting a dead or slow server hold the caller for long. After a cancel
     /// or timeout the close is sent but the server's answer is not awaited (its late packets are dropped).
     mutating func releaseChannel(_ channel: OpaquePointer, io: SessionIO, graceful: Bool) {
+        lastChannelClosedAt = .now
         if !isBroken {
             if graceful {
                 let bounded = SessionIO(raw: raw, fd: fd, cancel: nil, timeout: 5)

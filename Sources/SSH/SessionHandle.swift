@@ -23,6 +23,10 @@ struct SessionHandle {
     private(set) var isBroken = false
     /// Channels closed on our side whose server side is still open (a cancelled command still running).
     var closing: [OpaquePointer] = []
+    /// When this session last closed a channel whose remote process may still be ending: a server counting its
+    /// session channels (sshd's MaxSessions) frees the slot only once it has reaped that process, so a channel
+    /// refused soon after is asked for again for a moment (`openChannel`).
+    var lastChannelClosedAt: ContinuousClock.Instant?
     /// A `ChannelRelay` owns the session's channels now: no other channel may be opened (libssh2 keeps one open
     /// in progress per session, and another open would finish the relay's).
     var relayed = false

@@ -392,6 +392,9 @@ extension SessionShell {
         #expect(reason.hasPrefix("the server opens no second channel beside it (MaxSessions 1?)"), "\(reason)")
         // The probe's channels are closed before it answers: the first command gets the one channel.
         #expect(try shell.collect("echo one").stdout == "one\n")
+        // Each command's channel is closed a moment before sshd has reaped its process and freed the one slot:
+        // the next command's channel is asked for again rather than refused.
+        for i in 2...30 { #expect(try shell.collect("echo \(i)").stdout == "\(i)\n") }
     }
 
     /// Debian's /bin/sh: the same behaviour with dash as the login shell (SHELL and the command's shell both dash).
