@@ -231,8 +231,8 @@ import TestSupport
         let dir = try TempDir()
         defer { dir.cleanup() }
         let key = dir.file("k")
-        let r = try Binary.run("/usr/bin/python3", ["-c", Self.ptyDriver, Binary.essh, key, first, second],
-                               environment: ["HOME": dir.path], timeout: 60)
+        let r = try Self.onTerminal(["key", "generate", "--file", key],
+                                    answers: [("new key: ", first), ("again: ", second)], home: dir.path)
         #expect(r.out.contains("Enter passphrase for the new key:") && r.out.contains("Enter the same passphrase again"),
                 "\(r.out)")
         #expect(!r.out.contains(first), "no echo")
@@ -246,43 +246,56 @@ import TestSupport
         }
     }
 
-    /// Runs `essh key generate --file KEY` on a new pty, answers the two questions, prints what the terminal showed
-    /// and `exit N`.
+    /// Runs a program on a new pty (argv[2:]), answering each question of argv[1] (JSON: [[prompt, answer], …])
+    /// once its prompt appears; prints what the terminal showed and `exit N`.
     static let ptyDriver = #"""
-        import os, pty, sys, time
-        essh, key, first, second = sys.argv[1:5]
+        import json, os, pty, sys, time
+        answers, argv = json.loads(sys.argv[1]), sys.argv[2:]
         pid, fd = pty.fork()
         if pid == 0:
-            os.execv(essh, [essh, "key", "generate", "--file", key])
+            os.execv(argv[0], argv)
         seen = b""
-        def until(text):
+        def more(until=None):
             global seen
             end = time.time() + 30
-            while text not in seen and time.time() < end:
+            while (until is None or until not in seen) and time.time() < end:
                 try:
                     chunk = os.read(fd, 1024)
                 except OSError:
-                    break
+                    return
                 if not chunk:
-                    break
+                    return
                 seen += chunk
-        until(b"new key: ")
-        time.sleep(0.2)
-        os.write(fd, first.encode() + b"\n")
-        until(b"again: ")
-        time.sleep(0.2)
-        os.write(fd, second.encode() + b"\n")
-        while True:
-            try:
-                chunk = os.read(fd, 1024)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
+        for prompt, answer in answers:
+            more(prompt.encode())
+            time.sleep(0.2)
+            os.write(fd, answer.encode() + b"\n")
+        more()
         _, status = os.waitpid(pid, 0)
         sys.stdout.write(seen.decode(errors="replace") + "\nexit %d\n" % os.waitstatus_to_exitcode(status))
         """#
+
+    /// `ptyDriver` running essh with `arguments`, answering `answers` in order.
+    static func onTerminal(_ arguments: [String], answers: [(String, String)], home: String) throws -> RunResult {
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: answers.map { [$0.0, $0.1] }),
+                          as: UTF8.self)
+        return try Binary.run("/usr/bin/python3", ["-c", ptyDriver, json, Binary.essh] + arguments,
+                              environment: ["HOME": home], timeout: 60)
+    }
+
+    @Test func onATerminalTheSwitchIsAskedAndYesSwitches() throws {
+        let f = try Fixture()
+        #expect(try f.essh(["servers", "add", "box", "--host", f.sshd.host, "--port", String(f.sshd.port),
+                            "--user", f.s.user, "--auth", "password"]).status == 0)
+        let r = try Self.onTerminal(["key", "install", "--db", f.dir.file("essh.db"), "-i", f.dir.file("key.pub"),
+                                     "--password-file", f.dir.file("password"), "--known-hosts",
+                                     f.dir.file("known_hosts"), "--host-key-policy", "accept-new", "box"],
+                                    answers: [("[y/N] ", "y")], home: f.dir.file("home"))
+        #expect(r.out.contains("Switch box from password to the key \(f.dir.file("key"))? [y/N]"), "\(r.out)")
+        #expect(r.out.contains("box now logs in with the key") && r.out.contains("exit 0"), "\(r.out)")
+        #expect(try f.essh(["servers", "show", "box"]).out.contains("auth            key\n"))
+    }
+
 }
 
 /// `ssh-keygen -lf`'s fingerprint of a public key file.
