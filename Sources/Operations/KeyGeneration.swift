@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import LocalProcess
+import SSH
 
 /// A new key pair in OpenSSH's format, made by Debian's `ssh-keygen` (openssh-client): eSSH does not write OpenSSH's
 /// encrypted key format itself (docs/DECISIONS.md, 2026-11-24). The passphrase never goes into ssh-keygen's argv or
@@ -126,7 +127,7 @@ public struct KeyGeneration: Sendable {
             throw KeyProblem(.generateFailed, "ssh-keygen could not make the key"
                              + (message.isEmpty ? "" : ": \(message)") + " (exit \(status.shellStatus)).")
         }
-        if !passphrase.isEmpty && !Self.isEncrypted(file) {
+        if !passphrase.isEmpty && PrivateKeyFile.isEncrypted(file) != true {
             unlink(file)
             unlink(file + ".pub")
             throw KeyProblem(.generateFailed, "ssh-keygen wrote the key without the passphrase: removed it again.")
@@ -134,19 +135,5 @@ public struct KeyGeneration: Sendable {
         chmod(file, 0o600)
         chmod(file + ".pub", 0o644)
         return try PublicKey.read(path: file + ".pub")
-    }
-
-    /// Whether an OpenSSH-format private key file names a cipher (is protected by a passphrase).
-    static func isEncrypted(_ path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        let body = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("-----") }
-            .joined()
-        guard let raw = Data(base64Encoded: body).map([UInt8].init) else { return false }
-        let magic = Array("openssh-key-v1\0".utf8)
-        guard raw.count > magic.count + 4, Array(raw[0..<magic.count]) == magic else { return false }
-        let i = magic.count
-        let n = Int(raw[i]) << 24 | Int(raw[i + 1]) << 16 | Int(raw[i + 2]) << 8 | Int(raw[i + 3])
-        guard n > 0, i + 4 + n <= raw.count else { return false }
-        return String(decoding: raw[(i + 4)..<(i + 4 + n)], as: UTF8.self) != "none"
     }
 }

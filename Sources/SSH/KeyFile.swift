@@ -92,3 +92,12 @@ struct KeyFile: Sendable {
         return (kind, cipher != "none", pub.flatMap { HostKey(blob: $0) == nil ? nil : $0 })
     }
 }
+
+/// What eSSH can tell about a private key file without decrypting it, for modules above SSH.
+public enum PrivateKeyFile {
+    /// Whether a passphrase protects the key file at `path` (read from its header); nil when it cannot be read or is
+    /// no private key.
+    public static func isEncrypted(_ path: String) -> Bool? {
+        (try? KeyFile(path: path))?.encrypted
+    }
+}
