@@ -179,17 +179,17 @@ struct ConnectionOptions: ParsableArguments {
 
     /// The file's first line. A file others can read is refused, as OpenSSH refuses such key files; a pipe
     /// (`--password-file <(pass show web)`) is read as it comes.
-    static func readPasswordFile(_ path: String) throws -> String {
-        let action = "read the password file"
+    static func readPasswordFile(_ path: String, option: String = "--password-file") throws -> String {
+        let action = "read the \(option == "--password-file" ? "password" : "passphrase") file"
         var st = stat()
         guard stat(path, &st) == 0 else { throw FileSystemError(path: path, errno: errno, action: action) }
         if (st.st_mode & S_IFMT) == S_IFREG && st.st_mode & 0o077 != 0 {
             throw CommandFailure(.badInput,
-                                 "--password-file \(path) can be read by other users: run chmod 600 \(path) first.")
+                                 "\(option) \(path) can be read by other users: run chmod 600 \(path) first.")
         }
         var text = String(decoding: try InputFile.read(path, action: action), as: UTF8.self)
         if let nl = text.firstIndex(where: { $0 == "\n" || $0 == "\r" }) { text = String(text[..<nl]) }
-        guard !text.isEmpty else { throw CommandFailure(.badInput, "--password-file \(path) is empty.") }
+        guard !text.isEmpty else { throw CommandFailure(.badInput, "\(option) \(path) is empty.") }
         return text
     }
 }

@@ -2,6 +2,7 @@ import Basics
 import Forwarding
 import Inventory
 import Mail
+import Operations
 import NetParsers
 import Reachability
 import RemoteCommands
@@ -102,6 +103,11 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             case .portInUse, .bind: self = .badInput
             case .remoteRefused: self = .failed
             case .connection: self = error.ssh.map { Self(for: $0) } ?? .connection
+            }
+        case let error as KeyProblem:
+            switch error.kind {
+            case .notAPublicKey, .noKey, .badRequest: self = .badInput
+            case .installFailed, .verifyFailed, .generateFailed: self = .failed
             }
         case let error as RemoteCommandsError:
             self = error.ssh.map { Self(for: $0) } ?? .failed

@@ -31,8 +31,8 @@ struct Authenticator {
         return String(cString: listPointer).split(separator: ",").map(String.init)
     }
 
-    /// Returns a short description of the method that worked.
-    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> LoginMethod {
+    /// Returns the identity that logged in. A `preferredIdentity` is offered before anything else.
+    func authenticate(onStage: (ConnectStage) -> Void) throws(SSHError) -> LoginIdentity {
         let raw = io.raw
         guard let allowed = try allowedMethods() else { return .none }
         if let banner = Self.banner(raw) { onStage(.banner(banner)) }
@@ -40,13 +40,31 @@ struct Authenticator {
 
         if allowed.contains("publickey") {
             let explicit = !options.identityFiles.isEmpty
-            if !explicit && options.useAgent && ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"] != nil {
-                onStage(.authenticating(method: "agent"))
-                if let method = try agent(tried: &tried) { return method }
-            }
-            for path in explicit ? options.identityFiles : ConnectOptions.defaultIdentityFiles {
+            let agentSocket = options.useAgent
+                ? options.agentSocket ?? ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"] : nil
+            var preferredFile: String?
+            var preferredAgentKey: String?
+            switch options.preferredIdentity {
+            case .keyFile(let path)?:
+                preferredFile = path
                 onStage(.authenticating(method: "publickey"))
-                if try keyFile(path, explicit: explicit, tried: &tried) { return .keyFile(path: path) }
+                if let identity = try keyFile(path, explicit: false, tried: &tried) { return identity }
+            case .agentKey(let fingerprint)?:
+                preferredAgentKey = fingerprint
+            case nil:
+                break
+            }
+            if let agentSocket, !explicit || preferredAgentKey != nil {
+                onStage(.authenticating(method: "agent"))
+                if let identity = try agent(agentSocket, first: preferredAgentKey, onlyFirst: explicit,
+                                            tried: &tried) {
+                    return identity
+                }
+            }
+            for path in explicit ? options.identityFiles : ConnectOptions.defaultIdentityFiles
+            where path != preferredFile {
+                onStage(.authenticating(method: "publickey"))
+                if let identity = try keyFile(path, explicit: explicit, tried: &tried) { return identity }
             }
         }
         if allowed.contains("keyboard-interactive") && options.allowKeyboardInteractive {
@@ -74,15 +92,15 @@ struct Authenticator {
         return text.isEmpty ? nil : text
     }
 
-    /// Whether the key file logged in.
-    private func keyFile(_ path: String, explicit: Bool, tried: inout [String]) throws(SSHError) -> Bool {
+    /// The key file's identity when it logged in, nil when it did not.
+    private func keyFile(_ path: String, explicit: Bool, tried: inout [String]) throws(SSHError) -> LoginIdentity? {
         let key: KeyFile
         do throws(SSHError) {
             key = try KeyFile(path: path)
         } catch {
             if explicit { throw error }
             tried.append("\(path) (\(error.detail))")
-            return false
+            return nil
         }
         var attempt = 0
         while true {
@@ -92,13 +110,13 @@ struct Authenticator {
                 passphrase = prompter.passphrase(keyFile: path, attempt: attempt)
                 if passphrase == nil {
                     tried.append("key \(path) (needs a passphrase; none given)")
-                    return false
+                    return nil
                 }
             }
             let rc = try io.call("logging in with the key \(path)", allowNegative: true) {
                 libssh2_userauth_publickey_fromfile_ex(io.raw, user, userLength, nil, path, passphrase)
             }
-            if rc == 0 { return true }
+            if rc == 0 { return .keyFile(path: path, fingerprint: key.fingerprint) }
             if rc == LIBSSH2_ERROR_FILE && key.encrypted && attempt < 3 { continue }
             if rc == LIBSSH2_ERROR_FILE {
                 if key.encrypted {
@@ -106,21 +124,25 @@ struct Authenticator {
                 } else {
                     tried.append("key \(path) (libssh2 cannot read it: \(io.lastErrorMessage))")
                 }
-                return false
+                return nil
             }
             if rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_RECV {
                 throw io.error("logging in", rc)
             }
             tried.append("key \(path) (refused by the server)")
-            return false
+            return nil
         }
     }
 
-    private func agent(tried: inout [String]) throws(SSHError) -> LoginMethod? {
+    /// Offers the agent's keys: the one whose fingerprint is `first` before the others (only that one when
+    /// `onlyFirst`). Returns the identity that logged in, nil when none did.
+    private func agent(_ socket: String, first: String?, onlyFirst: Bool,
+                       tried: inout [String]) throws(SSHError) -> LoginIdentity? {
         guard let agent = libssh2_agent_init(io.raw) else { return nil }
         defer { libssh2_agent_free(agent) }
+        libssh2_agent_set_identity_path(agent, socket)
         guard libssh2_agent_connect(agent) == 0 else {
-            tried.append("agent (cannot connect to SSH_AUTH_SOCK)")
+            tried.append("agent (cannot connect to \(socket))")
             return nil
         }
         defer { libssh2_agent_disconnect(agent) }
@@ -128,21 +150,37 @@ struct Authenticator {
             tried.append("agent (cannot list its keys)")
             return nil
         }
+        var keys: [(identity: UnsafeMutablePointer<libssh2_agent_publickey>, comment: String, fingerprint: String)] = []
         var previous: UnsafeMutablePointer<libssh2_agent_publickey>?
-        var count = 0
         while true {
             var identity: UnsafeMutablePointer<libssh2_agent_publickey>?
             let rc = libssh2_agent_get_identity(agent, &identity, previous)
             guard rc == 0, let identity else { break }
             previous = identity
-            count += 1
-            let comment = identity.pointee.comment.map { String(cString: $0) } ?? "key \(count)"
-            let auth = try io.call("logging in with the agent's key \(comment)", allowNegative: true) {
-                libssh2_agent_userauth(agent, user, identity)
-            }
-            if auth == 0 { return .agent(comment: comment) }
+            let blob = identity.pointee.blob.map { [UInt8](UnsafeBufferPointer(start: $0, count: identity.pointee.blob_len)) }
+            let comment = identity.pointee.comment.map { String(cString: $0) } ?? ""
+            keys.append((identity, comment.isEmpty ? "key \(keys.count + 1)" : comment,
+                         LoginIdentity.fingerprint(ofBlob: blob ?? [])))
         }
-        tried.append(count == 0 ? "agent (holds no keys)" : "agent (\(CountText.text(count, "key")) refused)")
+        if let first {
+            let preferred = keys.filter { $0.fingerprint == first }
+            if preferred.isEmpty { tried.append("agent key \(first) (not in the agent)") }
+            keys = preferred + (onlyFirst ? [] : keys.filter { $0.fingerprint != first })
+        }
+        var refused = 0
+        for key in keys {
+            let auth = try io.call("logging in with the agent's key \(key.comment)", allowNegative: true) {
+                libssh2_agent_userauth(agent, user, key.identity)
+            }
+            if auth == 0 { return .agentKey(comment: key.comment, fingerprint: key.fingerprint) }
+            if auth == LIBSSH2_ERROR_SOCKET_DISCONNECT || auth == LIBSSH2_ERROR_SOCKET_RECV {
+                throw io.error("logging in with the agent's keys (\(refused) refused before)", auth)
+            }
+            refused += 1
+        }
+        if first == nil || !onlyFirst || refused > 0 {
+            tried.append(keys.isEmpty ? "agent (holds no keys)" : "agent (\(CountText.text(refused, "key")) refused)")
+        }
         return nil
     }
 

@@ -17,6 +17,14 @@ public struct ConnectOptions: Sendable {
     /// Key files given explicitly (`-i`); when empty, the agent and then ~/.ssh/id_ed25519 and id_ecdsa are tried.
     public var identityFiles: [String] = []
     public var useAgent: Bool = true
+    /// The key to offer first, before the agent's other keys and the key files (the one that logged in last time,
+    /// `SSHSession.loginIdentity.preferred`), so a server with a small `MaxAuthTries` lets in a user whose agent holds
+    /// many keys. A key file is tried even when `identityFiles` does not name it; an agent key only when `useAgent`
+    /// and the agent holds it. One that is gone or refused costs one attempt, then the usual order follows (without
+    /// offering it twice). nil: the usual order.
+    public var preferredIdentity: PreferredIdentity?
+    /// ssh-agent's socket (OpenSSH's IdentityAgent); nil: `SSH_AUTH_SOCK`.
+    public var agentSocket: String?
     public var allowPassword: Bool = true
     public var allowKeyboardInteractive: Bool = true
     /// Seconds between keepalives while a command or shell waits (0: off).

@@ -24,8 +24,7 @@ public struct HostKey: Sendable, Equatable {
 
     /// `SHA256:…` as `ssh-keygen -lf` prints it (base64 without padding).
     public var fingerprint: String {
-        let digest = SHA256.hash(data: blob)
-        return "SHA256:" + Data(digest).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        LoginIdentity.fingerprint(ofBlob: blob)
     }
 
     /// The key as a known_hosts / authorized_keys field pair: `TYPE BASE64`.

@@ -25,8 +25,11 @@ public final class SSHSession: Sendable {
     public let hostKey: HostKey
     /// The key exchange, host key algorithm, ciphers and MACs agreed in the handshake.
     public let negotiated: NegotiatedAlgorithms
-    /// The method that logged in.
-    public let loginMethod: LoginMethod
+    /// The identity that logged in: which key (file or agent, with its fingerprint), a password, keyboard-interactive.
+    /// Front ends show it on the session header and remember `loginIdentity.preferred` for the next connection.
+    public let loginIdentity: LoginIdentity
+    /// The method that logged in (`loginIdentity` without the fingerprint).
+    public var loginMethod: LoginMethod { loginIdentity.method }
     /// The server's pre-login banner (sshd's `Banner`), as sent; nil when it sent none. Sanitise before printing.
     public let loginBanner: String?
     /// The method that logged in as text (`publickey (/root/.ssh/id_ed25519)`, `password`, …), for logs.
@@ -91,7 +94,7 @@ public final class SSHSession: Sendable {
         let opened = try open(options, prompter: prompter, cancel: cancel, transport: transport, onStage: onStage)
         let raw = opened.raw
         do throws(SSHError) {
-            let method = try Authenticator(io: opened.io, options: options, prompter: prompter,
+            let identity = try Authenticator(io: opened.io, options: options, prompter: prompter,
                                            context: opened.context).authenticate(onStage: onStage)
             if options.keepaliveInterval > 0 {
                 libssh2_keepalive_config(raw, 1, UInt32(options.keepaliveInterval))
@@ -110,7 +113,7 @@ public final class SSHSession: Sendable {
                                                            keepaliveInterval: options.keepaliveInterval,
                                                            context: opened.context)
             return SSHSession(handle: handle, options: options, address: opened.address, banner: opened.banner,
-                              hostKey: opened.key, negotiated: opened.negotiated, loginMethod: method,
+                              hostKey: opened.key, negotiated: opened.negotiated, loginIdentity: identity,
                               loginBanner: loginBanner, chain: chain)
         } catch {
             libssh2_session_free(raw)
@@ -231,7 +234,7 @@ public final class SSHSession: Sendable {
     }
 
     private init(handle: sending SessionHandle, options: ConnectOptions, address: String, banner: String,
-                 hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginMethod: LoginMethod, loginBanner: String?,
+                 hostKey: HostKey, negotiated: NegotiatedAlgorithms, loginIdentity: LoginIdentity, loginBanner: String?,
                  chain: JumpChain?) {
         self.chain = chain
         self.jumpHosts = chain?.names ?? []
@@ -244,7 +247,7 @@ public final class SSHSession: Sendable {
         self.serverBanner = banner
         self.hostKey = hostKey
         self.negotiated = negotiated
-        self.loginMethod = loginMethod
+        self.loginIdentity = loginIdentity
         self.loginBanner = loginBanner
         self.keepaliveInterval = options.keepaliveInterval
     }

@@ -4,6 +4,8 @@ import Fleet
 import Foundation
 
 // The composition root: argv → the command tree (Essh) → the modules.
+// Started by ssh-keygen as its askpass program (essh key generate): answer and end, before anything else.
+if Askpass.isAsked { Askpass.answer() }
 setlocale(LC_ALL, "")
 signal(SIGPIPE, SIG_IGN)
 // Under `ulimit -v`, glibc's per-thread malloc arenas would use up the address space before fleet workers do.

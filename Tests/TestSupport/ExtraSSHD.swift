@@ -19,17 +19,20 @@ public final class ExtraSSHD: Sendable {
     /// Starts sshd with the harness's settings, the host keys `hostKeys` (`ed25519`, `ecdsa`, `rsa`) and `extra`
     /// config lines (`Ciphers aes256-gcm@openssh.com`, `Banner /path`), and waits until it listens. `sftp` is the
     /// sftp subsystem's command (`internal-sftp -P posix-rename` for a server refusing posix-rename);
-    /// nil: no sftp subsystem at all.
+    /// nil: no sftp subsystem at all. `authorizedKeys` replaces the harness's authorized_keys (a file sshd's
+    /// StrictModes accepts: `TestUserFolder`), `maxAuthTries` its MaxAuthTries (sshd takes a setting's first value,
+    /// so these cannot come in `extra`).
     public init(servers: TestServers, hostKeys: [String] = ["ed25519", "ecdsa", "rsa"], extra: [String] = [],
-                sftp: String? = "internal-sftp") throws {
+                sftp: String? = "internal-sftp", authorizedKeys: String? = nil, maxAuthTries: Int = 20) throws {
         let dir = try TempDir()
         chmod(dir.path, 0o755)
         let port = try Self.freePort()
         var lines = [
             "Port \(port)", "ListenAddress 127.0.0.1",
-            "PidFile none", "AuthorizedKeysFile \"\(servers.authorizedKeys)\"", "StrictModes yes", "LogLevel DEBUG1",
+            "PidFile none", "AuthorizedKeysFile \"\(authorizedKeys ?? servers.authorizedKeys)\"", "StrictModes yes",
+            "LogLevel DEBUG1",
             "UsePAM no", "PasswordAuthentication yes", "PubkeyAuthentication yes", "KbdInteractiveAuthentication no",
-            "PrintMotd no", "PrintLastLog no", "AllowUsers \(servers.user)", "MaxAuthTries 20",
+            "PrintMotd no", "PrintLastLog no", "AllowUsers \(servers.user)", "MaxAuthTries \(maxAuthTries)",
         ]
         if let sftp { lines.append("Subsystem sftp \(sftp)") }
         lines += hostKeys.map { "HostKey \"\(servers.hostKeys)/ssh_host_\($0)_key\"" }

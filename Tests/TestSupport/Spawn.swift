@@ -5,6 +5,19 @@ import LocalProcess
 /// Unlike a pipe, a file does not keep the caller waiting when the program leaves a daemon behind that holds
 /// its output open (`tmux new-session` starts the tmux server that way).
 public enum Spawn {
+    /// Starts `path ARGS` in the background (stdin, stdout and stderr on /dev/null, a session of its own, none of
+    /// our other descriptors) and returns its pid: the caller stops it (SIGKILL) and reaps it.
+    public static func start(_ path: String, _ args: [String]) throws -> pid_t {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        do {
+            return try ChildProcess.spawn(path, args, stdin: null, stdout: null, stderr: null,
+                                          closeOtherDescriptors: true, newSession: true)
+        } catch {
+            throw TmuxSession.Failure(description: "Could not start \(path): \(error.reason)")
+        }
+    }
+
     /// Runs `path ARGS` to its end (killed after `timeout` seconds). stdin is `stdin` (or /dev/null); the
     /// environment is ours with `environment` added (a nil value removes a variable).
     public static func run(_ path: String, _ args: [String], stdin: Data? = nil,
