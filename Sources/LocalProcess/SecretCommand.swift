@@ -132,12 +132,12 @@ public enum SecretCommand {
     /// Why `name` cannot be run: a sentence saying what to write instead.
     public static func notFoundMessage(_ name: String) -> String {
         if name.contains("/") && !name.hasPrefix("/") {
-            return "The program '\(name)' is a relative path: give its absolute path (such as /usr/bin/pass)."
+            return "'\(name)' is a relative path; give an absolute one."
         }
         if name.contains("/") {
-            return "The program \(name) does not exist or is not executable."
+            return "\(name) does not exist or is not executable."
         }
-        return "The program '\(name)' is not on PATH: install it, or give its absolute path."
+        return "'\(name)' is not on PATH; give its absolute path."
     }
 
     private static func isExecutableFile(_ path: String) -> Bool {
