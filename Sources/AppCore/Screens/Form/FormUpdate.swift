@@ -116,7 +116,10 @@ extension Update {
         var credential = CredentialSource.ask
         switch CredentialSourceCheck.parse(form.text("credential")) {
         case .success(let source): credential = source
-        case .failure(let problem): form.setError("credential", problem.message)
+        case .failure(let problem):
+            // The spelling in the form's words (the line under the field is short); a program's problem as it is.
+            let misspelt = if case .failure = CredentialSource.parse(form.text("credential")) { true } else { false }
+            form.setError("credential", misspelt ? "Type ask, vault or command:PROGRAM ARGS." : problem.message)
         }
         let draft = ServerDraft(name: name, host: address.host, port: address.port ?? port ?? 22,
                                 user: address.user ?? (user.isEmpty ? nil : user),
