@@ -95,10 +95,9 @@ struct FleetSelection {
             return checked.needsPassword
         }
         // Each server with a source of its own: its secret, fetched once before the run (a config problem first).
-        let secrets = FleetTargets.ownSecrets(profiles, skip: { i in
-            if case .failure = options[i] { return true }
-            return false
-        }, provider: { CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn()) })
+        let secrets = FleetTargets.ownSecrets(profiles, options: options) {
+            CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
+        }
         let targets = picked.indices.map { i in
             FleetTargets.target(profiles[i], name: picked[i].name, options: options[i], password: password,
                                 checked: checked.problems[i], ownSecret: secrets[i], remedy: ConnectionOptions.sentence)

@@ -48,15 +48,21 @@ public enum FleetTargets {
         profile.isSaved && profile.auth == .password && profile.credential != .ask
     }
 
-    /// The own secrets of the servers among `profiles` that have one (`hasOwnSecret`) and will be tried (`skip`
-    /// says which will not: a configuration problem, a failed check), by index: each fetched once from its own
-    /// source (`provider`: the vault, unlocked once for the run, or the server's command), or why it cannot be had.
-    public static func ownSecrets(_ profiles: [ConnectionProfile], skip: (Int) -> Bool = { _ in false },
+    /// The own secrets of the servers among `profiles` that have one (`hasOwnSecret`) and whose `options` (same
+    /// order; nil: all fine) were built — one with a configuration problem is not tried, so its source is not read
+    /// — by index: each fetched once from its own source (`provider`: the vault, unlocked once for the run, or the
+    /// server's command), or why it cannot be had.
+    public static func ownSecrets(_ profiles: [ConnectionProfile],
+                                  options: [Result<ConnectOptions, ConnectionProblem>]? = nil,
                                   provider: (CredentialSource) -> (any SecretProvider)?)
         -> [Int: Result<String, CredentialUnavailable>]
     {
+        func built(_ index: Int) -> Bool {
+            guard let options, case .failure = options[index] else { return true }
+            return false
+        }
         var secrets: [Int: Result<String, CredentialUnavailable>] = [:]
-        for index in profiles.indices where hasOwnSecret(profiles[index]) && !skip(index) {
+        for index in profiles.indices where hasOwnSecret(profiles[index]) && built(index) {
             let profile = profiles[index]
             guard let source = provider(profile.credential) else { continue }
             do throws(CredentialUnavailable) {

@@ -201,6 +201,25 @@ final class Notices: Sendable {
         #expect(targets[3].prompter.password(user: "u", host: "d", attempt: 1) == nil)
     }
 
+    @Test func aServerWithAConfigurationProblemIsNotRead() throws {
+        let profiles = [saved("a", .vault, uid: "ua"), saved("b", .vault, uid: "ub")]
+        let broken = ConnectionProfile(server: Server(name: "b", host: "b", auth: .key, keyPath: "/nonexistent/key"))
+        let problem: ConnectionProblem
+        do {
+            _ = try broken.options(context: .init(environment: ["HOME": "/nonexistent"], localUser: "u"))
+            Issue.record("a missing key must be a problem")
+            return
+        } catch {
+            problem = error
+        }
+        let vault = FakeSecrets(["ua": "pa", "ub": "pb"])
+        let secrets = FleetTargets.ownSecrets(profiles, options: [
+            .success(ConnectOptions(host: "a", user: "u", knownHostsFile: "/kh")), .failure(problem),
+        ]) { CredentialSourceCheck.provider($0, vault: vault) }
+        #expect(vault.asked.withLock { $0 } == ["password ua"])
+        #expect(secrets.keys.sorted() == [0])
+    }
+
     @Test func onlyAskServersNeedTheSharedPassword() {
         #expect(!FleetTargets.needsPassword([saved("a", .vault, uid: "ua"), saved("b", .command("/bin/cat f"), uid: "ub")]))
     }

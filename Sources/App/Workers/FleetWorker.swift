@@ -68,10 +68,7 @@ final class FleetWorker: Sendable {
         let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser,
                                      savedServer: savedServer)
         // Each password server with a source of its own: its secret, read once before the run.
-        let own = FleetTargets.ownSecrets(targets, skip: { i in
-            if case .failure = options[i] { return true }
-            return false
-        }, provider: secrets)
+        let own = FleetTargets.ownSecrets(targets, options: options, provider: secrets)
         // Who gets the password is FleetTargets' rule.
         return targets.indices.map { i in
             let target = targets[i]
