@@ -151,3 +151,30 @@ final class Person: Prompter {
         return prompts.map { _ in typed }
     }
 }
+
+/// The command line on a terminal: a stored password the server refuses is asked for once, and said.
+@Suite struct CredentialSourceTerminalTests {
+    @Test func aRefusedStoredPasswordIsAskedOnceOnTheTerminal() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let wrong = dir.file("wrong.pw")
+        FileManager.default.createFile(atPath: wrong, contents: Data("not-the-password\n".utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let add = try Binary.runEssh(["servers", "add", "db1", "--host", s.host, "--port", String(s.port), "--user",
+                                      s.user, "--auth", "password", "--credential", "command:/bin/cat \(wrong)"],
+                                     environment: ["ESSH_DB": dir.file("essh.db")])
+        #expect(add.status == 0, "\(add.err)")
+        let essh = try EsshInTmux(arguments: "exec db1 -- echo logged-in-as-\\$USER", in: dir)
+        defer { essh.stop() }
+        try essh.tmux.waitFor(text: "password:")
+        let asked = try essh.tmux.screen().joined(separator: "\n")
+        #expect(asked.contains("The server refused the stored password; type it (asked once)."), "\(asked)")
+        try essh.tmux.type(s.password)
+        try essh.tmux.press("Enter")
+        let screen = try essh.waitForExit(0).joined(separator: "\n")
+        #expect(screen.contains("logged-in-as-\(s.user)"), "\(screen)")
+        #expect(screen.contains("db1 refused the password from its credential source"), "\(screen)")
+        #expect(!screen.contains(s.password))
+    }
+}
