@@ -31,7 +31,8 @@ public final class CredentialPrompter: Prompter {
         var typed: String?
         /// The prompt texts the stored answers went to (a second round with the same prompts is a rejection).
         var answeredPrompts: [String] = []
-        var passphraseGiven = false
+        /// The stored passphrase was refused (the person was asked once).
+        var passphraseRejected = false
     }
 
     private enum Phase { case fresh, storedGiven, askedAfterRejection, notStored }
@@ -90,24 +91,27 @@ public final class CredentialPrompter: Prompter {
         guard let provider, keyFiles.contains(keyFile) else {
             return wrapped.passphrase(keyFile: keyFile, attempt: attempt)
         }
-        let first = state.withLock { state -> Bool in
-            defer { state.passphraseGiven = true }
-            return !state.passphraseGiven && state.unavailable == nil
-        }
-        if first && attempt == 1 {
+        let (rejected, unavailable) = state.withLock { ($0.passphraseRejected, $0.unavailable != nil) }
+        if unavailable { return wrapped.passphrase(keyFile: keyFile, attempt: attempt) }
+        if rejected { return attempt == 1 ? wrapped.passphrase(keyFile: keyFile, attempt: 1) : nil }
+        switch attempt {
+        case 1:
             do {
                 return try provider.passphrase(forServer: uid, keyFile: keyFile)
             } catch {
                 failed(error)
                 return wrapped.passphrase(keyFile: keyFile, attempt: 1)
             }
-        }
-        if attempt == 2 && state.withLock({ $0.unavailable == nil }) {
-            state.withLock { $0.rejected = true }
-            notice("The stored passphrase of \(keyFile) was refused.")
+        case 2:
+            state.withLock { state in
+                state.passphraseRejected = true
+                state.rejected = true
+            }
+            notice("The stored passphrase of \(keyFile) was refused; type it (asked once).")
             return wrapped.passphrase(keyFile: keyFile, attempt: 2)
+        default:
+            return nil
         }
-        return state.withLock { $0.unavailable != nil } ? wrapped.passphrase(keyFile: keyFile, attempt: attempt) : nil
     }
 
     public func keyboardInteractive(name: String, instruction: String,

@@ -41,6 +41,21 @@ import TestSupport
         #expect(!r.err.contains(s.password) && !r.out.contains(s.password))
     }
 
+    @Test func aCommandsOutputUnlocksTheServersKey() throws {
+        let s = try TestServers.require()
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let file = secretFile(dir, "key.pp", s.passphrase)
+        let add = try essh(dir, ["servers", "add", "kp", "--host", s.host, "--port", String(s.port), "--user", s.user,
+                                 "--key", s.key("id_ed25519_pass"), "--credential", "command:/bin/cat \(file)"])
+        #expect(add.status == 0, "\(add.err)")
+        let r = try essh(dir, ["exec", "kp", "--known-hosts", s.knownHosts, "-v", "--", "id -un"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == s.user + "\n")
+        #expect(r.err.contains("id_ed25519_pass"), "logged in with the key: \(r.err)")
+        #expect(!r.err.contains(s.passphrase))
+    }
+
     @Test func aFailingCommandIsSaidAndNothingElseIsTried() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

@@ -130,6 +130,14 @@ final class Notices: Sendable {
         #expect(p.storedSecretRejected)
     }
 
+    @Test func theStoredPassphraseServesTheSameKeyAgain() {
+        let person = PlayedPerson(typed: "typed")
+        let p = prompter(person, FakeSecrets(["u1": "pp"]))
+        #expect(p.passphrase(keyFile: "/k/id", attempt: 1) == "pp")
+        #expect(p.passphrase(keyFile: "/k/id", attempt: 1) == "pp", "the key used again (a hop, then the server)")
+        #expect(person.count == 0 && !p.storedSecretRejected)
+    }
+
     @Test func askIsTransparentButATypedPasswordIsOffered() {
         let person = PlayedPerson(typed: "typed")
         let p = prompter(person, nil as (any SecretProvider)?)
