@@ -175,7 +175,7 @@ let cliTargets: [Target] = [
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
-                                                  "LocalProcess", "Transfer"]),
+                                                  "LocalProcess", "Transfer", "Operations"]),
 ]
 
 // Vault: the credential vault (issue 17). Its foundation first: the age file format with a passphrase (scrypt)

@@ -8,7 +8,11 @@ import SSH
 /// A destination made ready to connect: session options, who answers questions, and the saved server it names.
 struct ResolvedConnection {
     var options: ConnectOptions
-    var prompter: TerminalPrompter
+    /// Who answers questions: the terminal, or for a saved server with a `vault` or `command` credential source the
+    /// `CredentialPrompter` in front of it.
+    var prompter: any Prompter
+    /// That credential prompter, when there is one (whether the stored secret was refused, what was typed).
+    var credentials: CredentialPrompter?
     /// The saved server DEST named, if any (its user, port and key were used).
     var server: Server?
     /// The open database, when DEST named a saved server (for history and last-connected).
@@ -145,9 +149,17 @@ struct ConnectionOptions: ParsableArguments {
         }
         var fromSSHConfig = false
         if case .sshConfig = resolution.profile.origin { fromSSHConfig = true }
-        return ResolvedConnection(options: options,
-                                  prompter: TerminalPrompter(passwordFromFile: password, interactive: interactive,
-                                                             hops: TerminalPrompter.hops(of: options)),
+        let terminal = TerminalPrompter(passwordFromFile: password, interactive: interactive,
+                                        hops: TerminalPrompter.hops(of: options))
+        var credentials: CredentialPrompter?
+        // --password-file names the password for this run: it beats the saved server's credential source.
+        if let saved, password == nil,
+           let provider = CredentialSourceCheck.provider(saved.credential, vault: VaultNotBuiltIn()) {
+            credentials = CredentialPrompter(wrapping: terminal, uid: saved.uid, host: options.host,
+                                             keyFiles: options.identityFiles, provider: provider,
+                                             notice: { printError($0) })
+        }
+        return ResolvedConnection(options: options, prompter: credentials ?? terminal, credentials: credentials,
                                   server: saved, inventory: inventory, missingDatabase: missingDatabase,
                                   origin: resolution.origin, notes: resolution.notes, fromSSHConfig: fromSSHConfig,
                                   sshConfig: resolution.sshConfig)

@@ -94,9 +94,13 @@ struct FleetSelection {
             checked = try check(profiles, names: picked.map(\.name), options: options, runnerOptions: runnerOptions)
             return checked.needsPassword
         }
+        // Each server with a source of its own: its secret, fetched once before the run (a config problem first).
+        let secrets = FleetTargets.ownSecrets(profiles, options: options) {
+            CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
+        }
         let targets = picked.indices.map { i in
             FleetTargets.target(profiles[i], name: picked[i].name, options: options[i], password: password,
-                                checked: checked.problems[i], remedy: ConnectionOptions.sentence)
+                                checked: checked.problems[i], ownSecret: secrets[i], remedy: ConnectionOptions.sentence)
         }
         return Resolved(targets: targets, profiles: profiles, settings: settings, store: store,
                         runnerOptions: runnerOptions)

@@ -32,6 +32,16 @@ extension ResolvedConnection {
             }
             throw Self.ending(error)
         }
+        if let credentials {
+            // The command line remembers nothing it was told; the interface offers to (the lead's dialog).
+            _ = credentials.takeTypedPassword()
+            if credentials.storedSecretRejected, let server {
+                printError("""
+                    \(server.name) refused the password from its credential source (\(server.credential.text)) and \
+                    took the one typed: update what the source gives.
+                    """)
+            }
+        }
         let (address, banner) = (session.address, session.serverBanner)
         let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
         log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(method)")

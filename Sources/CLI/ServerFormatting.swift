@@ -54,11 +54,16 @@ enum ServerFormatting {
         /// Saved tunnels in their saved form (`L:5432:localhost:5432`), and whether the interface starts them.
         var forwards: [String]
         var autostart: Bool
+        /// `ask`, `vault` or `command:LINE`; the stable id the vault keys the server's secrets by; the identity
+        /// that last logged in (never a secret).
+        var credential: String
+        var uid: String
+        var lastIdentity: String?
 
         enum CodingKeys: String, CodingKey {
             case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
-            case forwards, autostart
-            case lastConnected = "last_connected", lastCheck = "last_check"
+            case forwards, autostart, credential, uid
+            case lastConnected = "last_connected", lastCheck = "last_check", lastIdentity = "last_identity"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -80,6 +85,9 @@ enum ServerFormatting {
             try c.encode(jump, forKey: .jump)
             try c.encode(forwards, forKey: .forwards)
             try c.encode(autostart, forKey: .autostart)
+            try c.encode(credential, forKey: .credential)
+            try c.encode(uid, forKey: .uid)
+            try c.encode(lastIdentity, forKey: .lastIdentity)
         }
     }
 
@@ -125,7 +133,8 @@ enum ServerFormatting {
             },
             algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
                 ($0.keyword, $0.value)
-            }), jump: server.jump, forwards: server.forwards, autostart: server.autostart)
+            }), jump: server.jump, forwards: server.forwards, autostart: server.autostart,
+            credential: server.credential.text, uid: server.uid, lastIdentity: server.lastIdentity)
     }
 
     /// Pretty, sorted keys, ISO 8601 dates.

@@ -56,11 +56,14 @@ enum ServerJSONImport {
         var jump: String?
         var forwards: [String]?
         var autostart: Bool?
+        var credential: String?
+        var uid: String?
+        var lastIdentity: String?
 
         enum CodingKeys: String, CodingKey {
             case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
-            case forwards, autostart
-            case lastConnected = "last_connected"
+            case forwards, autostart, credential, uid
+            case lastConnected = "last_connected", lastIdentity = "last_identity"
         }
     }
 
@@ -121,12 +124,20 @@ enum ServerJSONImport {
             } catch {
                 throw bad("forwards: " + ControlCharacters.visible(error.message))
             }
+            // The spelling only: a command's program is looked for when it runs, on the machine that runs it.
+            var credential = CredentialSource.ask
+            switch CredentialSource.parse(entry.credential ?? "") {
+            case .success(let source): credential = source
+            case .failure(let problem): throw bad("credential: " + problem.message)
+            }
+            let uid = entry.uid.flatMap { UUID(uuidString: $0) != nil ? $0.lowercased() : nil } ?? ""
             let created = entry.created ?? now
             return Server(id: nil, name: entry.name, host: entry.host, port: entry.port ?? 22, user: entry.user,
                           auth: auth, keyPath: entry.key, os: os, tags: entry.tags ?? [], note: entry.note ?? "",
                           createdAt: created, updatedAt: entry.updated ?? created, lastConnectedAt: entry.lastConnected,
                           algorithms: algorithms, jump: JumpList.isDirect(entry.jump ?? "") ? "" : entry.jump ?? "",
-                          forwards: forwards, autostart: entry.autostart ?? false)
+                          forwards: forwards, autostart: entry.autostart ?? false, credential: credential, uid: uid,
+                          lastIdentity: entry.lastIdentity)
         }
     }
 

@@ -47,6 +47,8 @@ enum ServerDetails {
         add("auth", server.auth.rawValue)
         add("key", server.keyPath ?? "-")
         add("os", server.os.rawValue)
+        add("credential", server.credential.text)
+        if let identity = server.lastIdentity { add("last login", identity) }
         add("jump", server.jump.isEmpty ? "- (direct)" : server.jump)
         if server.forwards.isEmpty { add("tunnels", "-") }
         for (n, forward) in server.forwards.enumerated() { add(n == 0 ? "tunnels" : "", forward) }

@@ -47,7 +47,22 @@ struct ServersCommand: ParsableCommand {
         @Flag(inversion: .prefixedNo,
               help: "Start the saved tunnels when the interface starts (or not).")
         var autostart: Bool?
+        @Option(help: ArgumentHelp("Where the password or key passphrase comes from: ask (asked each time, the "
+                                   + "default), vault (eSSH's vault) or command:\"PROGRAM ARGS\" (a program that "
+                                   + "prints it, such as command:\"pass show servers/db1\"; run without a shell).",
+                                   valueName: "SOURCE"))
+        var credential: String?
         @OptionGroup var algorithms: AlgorithmOptions
+
+        /// The credential source given, checked by the one rule the form uses too (`CredentialSourceCheck`: the
+        /// spelling, a command's program on PATH or absolute); refuses (2) before anything is saved.
+        func credentialSource() throws -> CredentialSource? {
+            guard let credential else { return nil }
+            switch CredentialSourceCheck.parse(credential) {
+            case .success(let source): return source
+            case .failure(let problem): throw CommandFailure(.badInput, "--credential: " + problem.message)
+            }
+        }
 
         /// The tunnels to add (saved form) and whether `none` clears the old ones; refuses (2) a forward the
         /// parser of -L/-R/-D refuses, before anything is saved.
@@ -104,12 +119,13 @@ struct ServersCommand: ParsableCommand {
                 throw ValidationError("--no-forward is for essh servers edit: a new server has no tunnels to remove.")
             }
             let forwards = try fields.forwardChanges(server: name)
+            let credential = try fields.credentialSource()
             let inventory = try database.open()
             let draft = ServerDraft(
                 name: name, host: address.host, port: address.port ?? 22, user: address.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os ?? .auto, tags: fields.tags, note: fields.note ?? "",
                 algorithms: fields.algorithms.choices, jump: fields.jump ?? "", forwards: forwards.add,
-                autostart: fields.autostart ?? false)
+                autostart: fields.autostart ?? false, credential: credential ?? .ask)
             try Self.checkJump(fields.jump, name: name, inventory: inventory)
             let server = try inventory.addServer(draft)
             TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
@@ -138,6 +154,7 @@ struct ServersCommand: ParsableCommand {
 
         func run() throws {
             try fields.checkAlgorithms(serverName: name)
+            let credential = try fields.credentialSource()
             // Nothing to change without a database: a mistyped --db creates none.
             guard let inventory = try database.openExisting() else {
                 throw InventoryError(.unknownServer, "", "No saved server is named '\(name)'. \(database.missingNote)")
@@ -149,7 +166,8 @@ struct ServersCommand: ParsableCommand {
                 user: address?.user ?? fields.user, auth: fields.auth,
                 keyPath: fields.key, os: fields.os, tags: fields.tags.isEmpty ? nil : fields.tags, note: fields.note,
                 algorithms: fields.algorithms.changes, jump: fields.jump,
-                forwards: try fields.forwardChanges(server: name, saved: saved), autostart: fields.autostart)
+                forwards: try fields.forwardChanges(server: name, saved: saved), autostart: fields.autostart,
+                credential: credential)
             try Add.checkJump(fields.jump, name: rename ?? name, inventory: inventory)
             let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")

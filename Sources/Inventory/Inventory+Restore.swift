@@ -39,6 +39,7 @@ extension Inventory {
                 var server = incoming
                 if let old = try Server.named(server.name).fetchOne(db) {
                     server.id = old.id
+                    server.uid = old.uid  // the vault's entries stay with the server they were saved for
                     if server == old {
                         summary.unchanged.append(server.name)
                     } else {
@@ -47,6 +48,8 @@ extension Inventory {
                     }
                 } else {
                     server.id = nil
+                    // A stable id another server holds (the same export restored under two names) is not shared.
+                    if try Server.filter(Column("uid") == server.uid).fetchCount(db) > 0 { server.uid = "" }
                     try server.insert(db)
                     summary.added.append(server.name)
                 }

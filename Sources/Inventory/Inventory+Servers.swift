@@ -101,6 +101,17 @@ extension Inventory {
         }
     }
 
+    /// Records the identity that logged in to the server with row id `serverID` (a key file path, or
+    /// `agent:SHA256:…`), to offer it first next time. Not a change the person made: `updatedAt` stays.
+    public func recordIdentity(serverID: Int64, _ identity: String) throws(InventoryError) {
+        try write { db in
+            try db.execute(sql: "UPDATE server SET lastIdentity = ? WHERE id = ?", arguments: [identity, serverID])
+            if db.changesCount == 0 {
+                throw InventoryError(.unknownServer, "\(serverID)", "No saved server has the id \(serverID).")
+            }
+        }
+    }
+
     /// Adds the servers whose names are new and updates the connection fields (host, port, user, key, jump hosts, algorithm
     /// lists) of those already saved, in one transaction; tags, notes and OS of saved servers are kept, and so are
     /// their saved tunnels, the draft's new ones added after them (a tunnel saved in eSSH is never lost to an import).

@@ -96,6 +96,20 @@ enum InventoryMigrations {
                 t.add(column: "autostart", .boolean).notNull().defaults(to: false)
             }
         }
+        // Credentials (issue 17 §2): where the password comes from (`ask`, `vault`, `command:LINE`), a stable id
+        // the vault keys its entries by (a random UUID per server, backfilled here, never changed), and the identity
+        // that last logged in.
+        migrator.registerMigration("v8-server-credentials") { db in
+            try db.alter(table: "server") { t in
+                t.add(column: "credential", .text).notNull().defaults(to: "ask")
+                t.add(column: "uid", .text)
+                t.add(column: "lastIdentity", .text)
+            }
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM server") {
+                try db.execute(sql: "UPDATE server SET uid = ? WHERE id = ?", arguments: [Server.newUID(), id])
+            }
+            try db.create(index: "server_uid", on: "server", columns: ["uid"], unique: true)
+        }
         return migrator
     }
 }

@@ -39,6 +39,14 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
     public var forwards: [String]
     /// Whether the interface starts the saved tunnels when it starts.
     public var autostart: Bool
+    /// Where the password or key passphrase comes from: asked, the vault, or a command (`CredentialSource`).
+    public var credential: CredentialSource
+    /// The server's stable id (a random UUID, set when it is saved and never changed, not even by a rename): the
+    /// vault keys its entries by it.
+    public var uid: String
+    /// The identity that last logged in (a key file path, or `agent:SHA256:…` for an agent key), offered first
+    /// next time; nil until one has.
+    public var lastIdentity: String?
 
     /// The table name.
     public static let databaseTableName = "server"
@@ -69,6 +77,9 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         let forwardText: String = row["forwards"] ?? ""
         forwards = forwardText.split(separator: "\n").map(String.init)
         autostart = row["autostart"] ?? false
+        credential = CredentialSource(stored: row["credential"])
+        uid = row["uid"] ?? ""
+        lastIdentity = row["lastIdentity"]
     }
 
     /// Writes the columns of the `server` table.
@@ -93,13 +104,17 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["jump"] = jump.isEmpty ? nil : jump
         container["forwards"] = forwards.isEmpty ? nil : forwards.joined(separator: "\n")
         container["autostart"] = autostart
+        container["credential"] = credential.text
+        container["uid"] = uid
+        container["lastIdentity"] = lastIdentity
     }
 
     /// Every field.
     public init(id: Int64?, name: String, host: String, port: Int, user: String?, auth: AuthMethod, keyPath: String?,
                 os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?,
                 algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "", forwards: [String] = [],
-                autostart: Bool = false) {
+                autostart: Bool = false, credential: CredentialSource = .ask, uid: String = "",
+                lastIdentity: String? = nil) {
         self.id = id
         self.name = name
         self.host = host
@@ -117,6 +132,17 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         self.jump = jump
         self.forwards = forwards
         self.autostart = autostart
+        self.credential = credential
+        self.uid = uid
+        self.lastIdentity = lastIdentity
+    }
+
+    /// A new stable id for a server being saved.
+    public static func newUID() -> String { UUID().uuidString.lowercased() }
+
+    /// Gives a server saved without a stable id its own (every insert: add, import, restore).
+    public mutating func willInsert(_ db: Database) throws {
+        if uid.isEmpty { uid = Self.newUID() }
     }
 
     /// Stores the row id after an insert.

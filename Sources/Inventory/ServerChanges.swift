@@ -28,12 +28,15 @@ public struct ServerChanges: Sendable, Equatable {
     public var forwards: ForwardChanges
     /// Whether the interface starts the saved tunnels when it starts.
     public var autostart: Bool?
+    /// New credential source.
+    public var credential: CredentialSource?
 
     /// Changes nothing until fields are set.
     public init(name: String? = nil, host: String? = nil, port: Int? = nil, user: String? = nil,
                 auth: AuthMethod? = nil, keyPath: String? = nil, os: ServerOS? = nil, tags: [String]? = nil,
                 note: String? = nil, algorithms: AlgorithmChanges = AlgorithmChanges(), jump: String? = nil,
-                forwards: ForwardChanges = ForwardChanges(), autostart: Bool? = nil) {
+                forwards: ForwardChanges = ForwardChanges(), autostart: Bool? = nil,
+                credential: CredentialSource? = nil) {
         self.name = name
         self.host = host
         self.port = port
@@ -47,6 +50,7 @@ public struct ServerChanges: Sendable, Equatable {
         self.jump = jump
         self.forwards = forwards
         self.autostart = autostart
+        self.credential = credential
     }
 
     /// True when no field is set.
@@ -70,6 +74,7 @@ public struct ServerChanges: Sendable, Equatable {
         if let jump { server.jump = JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces) }
         server.forwards = forwards.applied(to: server.forwards)
         if let autostart { server.autostart = autostart }
+        if let credential { server.credential = credential }
         return server
     }
 }

@@ -29,12 +29,14 @@ public struct ServerDraft: Sendable, Equatable {
     public var forwards: [String]
     /// Whether the interface starts them when it starts.
     public var autostart: Bool
+    /// Where the password or key passphrase comes from.
+    public var credential: CredentialSource
 
     /// A draft with sensible defaults (port 22, agent or key authentication, OS detected later).
     public init(name: String, host: String, port: Int = 22, user: String? = nil, auth: AuthMethod? = nil,
                 keyPath: String? = nil, os: ServerOS = .auto, tags: [String] = [], note: String = "",
                 algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "", forwards: [String] = [],
-                autostart: Bool = false) {
+                autostart: Bool = false, credential: CredentialSource = .ask) {
         self.name = name
         self.host = host
         self.port = port
@@ -48,6 +50,7 @@ public struct ServerDraft: Sendable, Equatable {
         self.jump = jump
         self.forwards = forwards
         self.autostart = autostart
+        self.credential = credential
     }
 
     /// Every rule the server this draft would make breaks (empty when `addServer` would take it).
@@ -68,6 +71,7 @@ public struct ServerDraft: Sendable, Equatable {
             os: os, tags: ServerValidation.normalisedTags(tags), note: note,
             createdAt: date.databasePrecision, updatedAt: date.databasePrecision, lastConnectedAt: nil,
             algorithms: algorithms, jump: JumpList.isDirect(jump) ? "" : jump.trimmingCharacters(in: .whitespaces),
-            forwards: ForwardChanges.unique(forwards), autostart: autostart)
+            forwards: ForwardChanges.unique(forwards), autostart: autostart,
+            credential: credential)
     }
 }

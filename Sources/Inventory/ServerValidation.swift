@@ -8,6 +8,9 @@ public enum ServerField: String, Sendable, CaseIterable {
     case jump
     /// The saved tunnels (their syntax is the Forwarding module's rule, checked before saving).
     case forwards
+    /// Where the password comes from (`CredentialSource`; whether a command's program exists is checked before
+    /// saving, by Operations' `CredentialSourceCheck`).
+    case credential
     /// The algorithm lists, named after OpenSSH's keywords.
     case kexAlgorithms, hostKeyAlgorithms, ciphers, macs
 }
@@ -109,6 +112,12 @@ public enum ServerValidation {
             }
         }
         if !refused.contains(.jump), let problem = jumpProblem(server.jump, name: server.name) { found.append(problem) }
+        if case .command(let line) = server.credential, case .failure(let problem) = CredentialSource.parse(
+            server.credential.text) {
+            found.append(ServerProblem(field: .credential, message: problem.message,
+                                       value: ControlCharacters.visible(line),
+                                       controlCharacter: ControlCharacters.contains(line)))
+        }
         return found
     }
 
@@ -152,7 +161,7 @@ public enum ServerValidation {
         case .name: kind = .invalidName
         case .host: kind = .invalidHost
         case .port: kind = .invalidPort
-        case .user, .key, .tags, .note, .jump, .forwards, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs:
+        case .user, .key, .tags, .note, .jump, .forwards, .credential, .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs:
             kind = .invalidValue
         }
         return InventoryError(kind, problem.value, problem.message)

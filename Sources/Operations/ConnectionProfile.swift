@@ -31,6 +31,10 @@ public struct ConnectionProfile: Sendable, Equatable {
     /// A `ProxyCommand` ssh_config gives the host that eSSH does not run: `options` refuses it rather than
     /// connecting directly (unless `-J` says how to reach the host).
     public var unsupportedProxy: SSHConfigLookup.Value?
+    /// Where a saved server's password or passphrase comes from; `ask` for a typed destination.
+    public var credential: CredentialSource = .ask
+    /// A saved server's stable id (the vault's key for its secrets); empty for a typed destination.
+    public var uid: String = ""
 
     /// Where a profile came from.
     public enum Origin: Sendable, Equatable {
@@ -55,6 +59,8 @@ public struct ConnectionProfile: Sendable, Equatable {
         algorithms = server.algorithms
         origin = .saved
         jump = server.jump
+        credential = server.credential
+        uid = server.uid
     }
 
     /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.

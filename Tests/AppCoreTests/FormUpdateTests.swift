@@ -85,7 +85,7 @@ struct FormUpdateTests {
         Fixtures.type(&state, "key")
         Fixtures.keys(&state, .tab)
         Fixtures.type(&state, "~/.ssh/id_ed25519")
-        Fixtures.keys(&state, .tab, .tab, .tab)
+        Fixtures.keys(&state, .tab, .tab, .tab, .tab)
         Fixtures.type(&state, "lab, test")
         let effects = Fixtures.keys(&state, .enter)
         #expect(effects == [.saveServer(ServerDraft(name: "box", host: "127.0.0.1", port: 2222, user: nil, auth: .key,
@@ -107,7 +107,7 @@ struct FormUpdateTests {
         ], checks: Fixtures.checks, settings: [:]))
         Fixtures.keys(&state, .character("e"))  // web1
         #expect(state.form?.purpose == .editServer("web1"))
-        for _ in 0..<6 { Fixtures.keys(&state, .tab) }
+        for _ in 0..<7 { Fixtures.keys(&state, .tab) }
         #expect(state.form?.fields[state.form?.focus ?? 0].key == "jump")
         Fixtures.type(&state, "gw,,x")
         #expect(Fixtures.keys(&state, .enter).isEmpty)
@@ -126,6 +126,36 @@ struct FormUpdateTests {
         #expect(draft.jump == "admin@bastion:2222" && replacing == "web1")
     }
 
+    /// The Password field: the rule `servers add --credential` applies (spelling, a command's program on PATH).
+    @Test func thePasswordFieldTakesACredentialSourceByTheCommandLinesRule() {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        Fixtures.type(&state, "db1")
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "10.0.0.7")
+        for _ in 0..<5 { Fixtures.keys(&state, .tab) }
+        #expect(state.form?.fields[state.form?.focus ?? 0].key == "credential")
+        #expect(state.form?.text("credential") == "ask")
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "keyring")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields.first { $0.key == "credential" }?.error == "Type ask, vault or command:PROGRAM ARGS.")
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "command:no-such-essh-program show db1")
+        #expect(Fixtures.keys(&state, .enter).isEmpty)
+        #expect(state.form?.fields.first { $0.key == "credential" }?.error
+                == "'no-such-essh-program' is not on PATH; give its absolute path.")
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "command:/bin/cat '/run/my secret'")
+        #expect(Fixtures.keys(&state, .enter) == [.saveServer(ServerDraft(
+            name: "db1", host: "10.0.0.7", auth: .agent, credential: .command("/bin/cat '/run/my secret'")),
+                                                             replacing: nil)])
+        // Editing shows what was saved.
+        var server = Fixtures.servers[0]
+        server.credential = .vault
+        #expect(FormState.server(server).text("credential") == "vault")
+    }
+
     @Test func keyAuthNeedsAKeyFileAndTheOSMustBeKnown() {
         var state = Fixtures.loaded()
         Fixtures.keys(&state, .character("e"))
@@ -134,7 +164,7 @@ struct FormUpdateTests {
         for _ in 0..<4 { Fixtures.keys(&state, .tab) }
         Fixtures.keys(&state, .ctrl("u"))
         Fixtures.type(&state, "key")
-        Fixtures.keys(&state, .tab, .tab, .tab, .ctrl("u"))
+        Fixtures.keys(&state, .tab, .tab, .tab, .tab, .ctrl("u"))
         Fixtures.type(&state, "plan9")
         #expect(Fixtures.keys(&state, .enter).isEmpty)
         #expect(state.form?.fields.first { $0.key == "key" }?.error?.contains("key file") == true)
@@ -150,8 +180,8 @@ struct FormUpdateTests {
         Fixtures.type(&state, "router")
         Fixtures.keys(&state, .tab)
         Fixtures.type(&state, "192.168.1.1")
-        // Name, Host, Port, User, Auth, Key file, Jump, OS, Tags, Note, then KEX, Host key, Ciphers, MACs.
-        for _ in 0..<9 { Fixtures.keys(&state, .tab) }
+        // Name, Host, Port, User, Auth, Key file, Password, Jump, OS, Tags, Note, then KEX, Host key, Ciphers, MACs.
+        for _ in 0..<10 { Fixtures.keys(&state, .tab) }
         #expect(state.form?.fields[state.form?.focus ?? 0].key == "kexAlgorithms")
         Fixtures.keys(&state, .tab, .tab)
         Fixtures.type(&state, "+aes128cbc")

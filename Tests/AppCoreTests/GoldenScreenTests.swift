@@ -48,6 +48,20 @@ struct GoldenScreenTests {
         try Golden.check(Fixtures.styles(state), named: "form-errors-80x24.style", in: directory)
     }
 
+    /// A credential command whose program is not on PATH, said under the Password field.
+    @Test func formWithACredentialErrorAt80x24() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .character("a"))
+        Fixtures.type(&state, "db1")
+        Fixtures.keys(&state, .tab)
+        Fixtures.type(&state, "10.0.0.7")
+        for _ in 0..<5 { Fixtures.keys(&state, .tab) }
+        Fixtures.keys(&state, .ctrl("u"))
+        Fixtures.type(&state, "command:no-such-essh-program show db1")
+        Fixtures.keys(&state, .enter)
+        try Golden.check(Fixtures.screen(state), named: "form-credential-error-80x24", in: directory)
+    }
+
     @Test func sessionAt80x24() throws {
         var state = Fixtures.inSession()
         Fixtures.type(&state, "echo héllo")

@@ -22,7 +22,7 @@ struct TUIServerFormTests {
         try tmux.type("2222")
         try tmux.press("Tab")
         try tmux.type("deploy")
-        try tmux.press("Tab", "Tab", "Tab", "Tab", "Tab")  // Auth, Key file, Jump, OS, Tags
+        try tmux.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab")  // Auth, Key file, Password, Jump, OS, Tags
         try tmux.type("prod eu")
         try tmux.press("Enter")
         try tmux.waitFor(text: "Saved web-ü1.")

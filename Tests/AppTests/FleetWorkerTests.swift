@@ -125,4 +125,22 @@ struct FleetWorkerTests {
                                             environment: ["HOME": "/h"], localUser: "me")
         #expect(none[0].problem == FleetTarget.Problem(.authFailed, "This server logs in with a password and none was given."))
     }
+
+    /// A password server with a command source gets the command's output, one whose command fails is reported
+    /// without a password, and an `ask` one gets the run's password.
+    @Test func serversWithASourceOfTheirOwnGetTheirOwnSecret() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("essh-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: file, contents: Data("own\n".utf8), attributes: [.posixPermissions: 0o600])
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var own = target("own", auth: .password), failing = target("failing", auth: .password)
+        own.credential = .command("/bin/cat \(file)")
+        failing.credential = .command("/bin/false")
+        let targets = FleetWorker.fleetTargets([own, failing, target("asked", auth: .password)], knownHosts: "",
+                                               password: "shared", environment: ["HOME": "/h"], localUser: "me")
+        #expect(targets[0].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "own")
+        #expect(targets[1].problem?.status == .authFailed)
+        #expect(targets[1].problem?.message.contains("/bin/false exited with status 1") == true)
+        #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == nil)
+        #expect(targets[2].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "shared")
+    }
 }

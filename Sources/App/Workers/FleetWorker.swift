@@ -59,17 +59,24 @@ final class FleetWorker: Sendable {
     /// (by name) is what the check before the password found.
     static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
                              checked: [String: FleetTarget.Problem] = [:], environment: [String: String],
-                             localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+                             localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+                             secrets: (CredentialSource) -> (any SecretProvider)? = {
+                                 CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
+                             })
         -> [FleetTarget]
     {
         let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser,
                                      savedServer: savedServer)
+        // Each password server with a source of its own: its secret, read once before the run.
+        let own = FleetTargets.ownSecrets(targets, options: options, provider: secrets)
         // Who gets the password is FleetTargets' rule.
-        return zip(targets, options).map { target, options in
+        return targets.indices.map { i in
+            let target = targets[i]
             let name = target.name ?? target.host
-            return FleetTargets.target(target, name: name, options: options,
+            return FleetTargets.target(target, name: name, options: options[i],
                                        password: FleetTargets.Password(password, fromFile: false),
-                                       checked: checked[name], remedy: { InterfaceWords.sentence($0) })
+                                       checked: checked[name], ownSecret: own[i],
+                                       remedy: { InterfaceWords.sentence($0) })
         }
     }
 

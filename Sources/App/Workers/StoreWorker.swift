@@ -83,7 +83,7 @@ final class StoreWorker: Sendable {
                                                 user: draft.user ?? "", auth: draft.auth, keyPath: draft.keyPath ?? "",
                                                 os: draft.os, tags: draft.tags, note: draft.note,
                                                 algorithms: AlgorithmChanges(replacingWith: draft.algorithms),
-                                                jump: draft.jump)
+                                                jump: draft.jump, credential: draft.credential)
                     try inventory.updateServer(named: replacing, changes)
                 } else {
                     try inventory.addServer(draft)

@@ -20,6 +20,8 @@ enum FormAction: Sendable, Equatable {
     static let serverNotes: [(keys: String, description: String)] = [
         ("Jump", "Servers this one is reached through, nearest first: a saved name or user@host:port, a,b for two "
             + "(a saved hop's own Jump comes first); empty: direct"),
+        ("Password", "Where the password or key passphrase comes from: ask (asked each time), vault (eSSH's vault) or "
+            + "command:PROGRAM ARGS (a program that prints it, run without a shell; quote words with spaces)"),
     ]
 
     private static let rest: [KeyBinding<FormAction>] = [

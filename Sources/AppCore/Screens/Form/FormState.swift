@@ -47,6 +47,8 @@ struct FormState: Sendable, Equatable {
                       hint: "key, agent or password"),
             FormField(key: "key", label: "Key file", text: server?.keyPath ?? "",
                       hint: "for auth key, e.g. ~/.ssh/id_ed25519"),
+            FormField(key: "credential", label: "Password", text: server?.credential.text ?? "ask",
+                      hint: "ask, vault or command:pass show db1"),
             FormField(key: "jump", label: "Jump", text: server?.jump ?? "",
                       hint: "reached through: bastion or user@host:port, a,b for two; empty: direct"),
             FormField(key: "os", label: "OS", text: server?.os.rawValue ?? "auto",
@@ -78,7 +80,7 @@ struct FormState: Sendable, Equatable {
         var form = server(nil)
         let texts = ["name": draft.name, "host": draft.host, "port": String(draft.port), "user": draft.user ?? "",
                      "auth": draft.auth?.rawValue ?? "agent", "key": draft.keyPath ?? "", "os": draft.os.rawValue,
-                     "jump": draft.jump]
+                     "jump": draft.jump, "credential": draft.credential.text]
         for i in form.fields.indices {
             if let text = texts[form.fields[i].key] { form.fields[i].input.setText(text) }
         }

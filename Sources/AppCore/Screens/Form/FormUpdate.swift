@@ -112,11 +112,21 @@ extension Update {
                                           hostKeys: form.text(ServerField.hostKeyAlgorithms.rawValue),
                                           ciphers: form.text(ServerField.ciphers.rawValue),
                                           macs: form.text(ServerField.macs.rawValue))
+        // The command line's rule (`--credential`): the spelling, and a command's program on PATH or absolute.
+        var credential = CredentialSource.ask
+        switch CredentialSourceCheck.parse(form.text("credential")) {
+        case .success(let source): credential = source
+        case .failure(let problem):
+            // The spelling in the form's words (the line under the field is short); a program's problem as it is.
+            let misspelt = if case .failure = CredentialSource.parse(form.text("credential")) { true } else { false }
+            form.setError("credential", misspelt ? "Type ask, vault or command:PROGRAM ARGS." : problem.message)
+        }
         let draft = ServerDraft(name: name, host: address.host, port: address.port ?? port ?? 22,
                                 user: address.user ?? (user.isEmpty ? nil : user),
                                 auth: auth ?? .agent, keyPath: keyPath.isEmpty ? nil : keyPath, os: os ?? .auto,
                                 tags: tags, note: form.text("note"), algorithms: algorithms,
-                                jump: form.text("jump").trimmingCharacters(in: .whitespaces))
+                                jump: form.text("jump").trimmingCharacters(in: .whitespaces),
+                                credential: credential)
         for problem in draft.problems where form.fields.first(where: { $0.key == problem.field.rawValue })?.error == nil {
             form.setError(problem.field.rawValue, formSentence(problem))
         }
@@ -162,7 +172,7 @@ extension Update {
         case .tags: return "One word per tag, no commas inside."
         case .note: return "A note is plain text."
         case .kexAlgorithms, .hostKeyAlgorithms, .ciphers, .macs: return "Names separated by commas, no spaces."
-        case .jump, .forwards: return problem.message
+        case .jump, .forwards, .credential: return problem.message
         }
     }
 
