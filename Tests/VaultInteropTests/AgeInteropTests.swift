@@ -22,6 +22,15 @@ import Vault
         #expect(result.status == 0, "age -d: \(result.transcript)")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/out"))) == plaintext)
 
+        // A payload re-sealed with the kept key (no second scrypt run) opens in age too.
+        let key = try AgeFile.unlock(file, passphrase: Array(passphrase.utf8), maxWorkFactor: 18).key
+        let changed = Array("{\"entries\":{}}\n".utf8)
+        try Data(key.seal(changed)).write(to: URL(fileURLWithPath: directory + "/resealed.age"))
+        let resealed = try runAgeOnPTY(["-d", "-o", directory + "/out3", directory + "/resealed.age"],
+                                       answers: [("passphrase", passphrase)])
+        #expect(resealed.status == 0, "age -d: \(resealed.transcript)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/out3"))) == changed)
+
         // And age refuses the wrong passphrase on the same file (the test's typing reaches it).
         let wrong = try runAgeOnPTY(["-d", "-o", directory + "/out2", directory + "/in.age"],
                                     answers: [("passphrase", "not it")])
