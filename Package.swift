@@ -171,11 +171,11 @@ let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
-        "Transfer",
+        "Transfer", "Vault",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
-                                                  "LocalProcess", "Transfer"]),
+                                                  "LocalProcess", "Transfer", "Vault"]),
 ]
 
 // Vault: the credential vault (issue 17). The age file format with a passphrase (scrypt) recipient (AgeFile,
@@ -187,7 +187,7 @@ let vaultTargets: [Target] = [
     .target(name: "Vault", dependencies: ["Basics", "LocalProcess", "CVaultGuard", crypto, cryptoExtras]),
     .testTarget(name: "VaultTests", dependencies: ["Vault", "Basics", crypto]),
     // AgeFile against Debian's `age` binary, both ways, on a pseudo-terminal (not in FAST_TESTS: needs `age`).
-    .testTarget(name: "VaultInteropTests", dependencies: ["Vault"]),
+    .testTarget(name: "VaultInteropTests", dependencies: ["Vault", "TestSupport"]),
 ]
 
 let package = Package(

@@ -22,6 +22,7 @@ package enum Subcommands {
         ForwardCommand.self,
         ProxyCommand.self,
         CopyCommand.self,
+        VaultCommand.self,
     ]
 }
 

@@ -103,6 +103,14 @@ struct TerminalPrompter: Prompter {
 
     /// Prints `prompt` on the terminal and reads one line from it, with echo off when asked.
     static func ask(_ prompt: String, echo: Bool) -> String? {
+        guard var bytes = askBytes(prompt, echo: echo) else { return nil }
+        defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `ask`'s line as bytes, for a secret the caller wipes (the vault's passphrase and secrets). nil when there is
+    /// no terminal or it ended before a line.
+    static func askBytes(_ prompt: String, echo: Bool) -> [UInt8]? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -117,11 +125,12 @@ struct TerminalPrompter: Prompter {
         }
         defer { if !echo && hadTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)  // one buffer, so no copies of a secret are left behind by growing
         var c: UInt8 = 0
         while read(fd, &c, 1) == 1 {
-            if c == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            if c == UInt8(ascii: "\n") { return bytes }
             bytes.append(c)
         }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        return bytes.isEmpty ? nil : bytes
     }
 }
