@@ -114,9 +114,10 @@ struct TerminalPrompter: Prompter {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var saved = termios()
         let hadTermios = tcgetattr(fd, &saved) == 0
+        // Echo off before the prompt is shown (as readpassphrase does): an answer typed or pasted the moment the
+        // prompt appears is neither echoed nor flushed away.
         if !echo && hadTermios {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
@@ -124,6 +125,7 @@ struct TerminalPrompter: Prompter {
             tcsetattr(fd, TCSAFLUSH, &quiet)
         }
         defer { if !echo && hadTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)  // one buffer, so no copies of a secret are left behind by growing
         var c: UInt8 = 0
