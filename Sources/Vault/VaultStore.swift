@@ -174,7 +174,16 @@ public struct VaultStore: Sendable {
         while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR { throw .file(FileSystemError(path: lockPath, errno: errno, action: "lock")) }
         }
+        removeOrphans()
         return try body()
+    }
+
+    /// Temporary files of writers killed mid-write. Called under the lock, when no writer of this folder is between
+    /// its temporary file and its rename, so every one there is an orphan.
+    func removeOrphans() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".vault-") {
+            unlink(folder + "/" + name)
+        }
     }
 
     /// Seals `document` and writes it to `destination` through a temporary file in the same folder: write, fsync,

@@ -310,6 +310,11 @@ import Vault
             #expect(now.isSuperset(of: stored) && now.subtracting(stored).isSubset(of: [name]))
             stored = now
         }
+        // A killed writer's temporary file is removed by the next write, under the lock.
+        let small = try home.writePrivate("small", "small")
+        #expect(try home.essh(["vault", "set", "k1", "--secret-file", small]).status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.dir.file("data/essh")).sorted()
+        #expect(left == ["vault.age", "vault.age.lock"], "\(left)")
     }
 
     /// A full disk (a small tmpfs): the write fails with a sentence and the old vault is intact, no file left over.
