@@ -113,9 +113,9 @@ public struct Settings: Sendable, Equatable {
         .flag("ui.mouse", "Mouse wheel", \.mouse, hint: "on: the wheel scrolls; off: the mouse selects text (m)"),
         .choice("ui.sort", "Sort servers by", \.serverOrder),
         .flag("ui.group", "Group by tag", \.groupByTag, hint: "on or off (T on the servers list)"),
-        .whole("vault.idle_lock", "Vault locks after (min)", hint: "minutes unused, 1 to 1440", \.vaultIdleLock,
+        .whole("vault.idle_lock", "Vault idle (min)", hint: "minutes unused, 1 to 1440", \.vaultIdleLock,
                1...1440, "Give whole minutes from 1 to 1440."),
-        .text("vault.passphrase_command", "Vault passphrase command",
+        .text("vault.passphrase_command", "Vault passphrase cmd",
               hint: "a program printing the passphrase (no shell), or empty to ask", \.vaultPassphraseCommand),
     ]
 
