@@ -8,7 +8,8 @@ import Foundation
 /// folder) only to processes of its own user (SO_PEERCRED on each connection), is undumpable (no core files, no
 /// ptrace by the same user: PR_SET_DUMPABLE 0, RLIMIT_CORE 0), keeps the key in one locked page where the system
 /// allows (mlock, MADV_DONTDUMP), and ends — key zeroed, socket removed — after `idle` seconds without a request
-/// for the key, on `LOCK`, or on SIGTERM, SIGINT or SIGHUP.
+/// for the key, on `LOCK`, on SIGTERM, SIGINT or SIGHUP, or within 5 s of its socket being removed (the runtime
+/// folder is removed at logout).
 ///
 /// The protocol is one line per connection: `KEY` (the exported key's bytes; restarts the idle time), `STATUS`
 /// (`UNLOCKED PID SECONDS-LEFT`), `LOCK` (`OK`, then the agent ends).
@@ -165,9 +166,14 @@ public enum VaultAgent {
             if left <= 0 { break }
             var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                          pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&polls, signalFD >= 0 ? 2 : 1, Int32(min(left, 60) * 1000) + 1)
+            let ready = poll(&polls, signalFD >= 0 ? 2 : 1, Int32(min(left, 5) * 1000) + 1)
             if ready < 0 && errno != EINTR { break }
             if polls[1].revents != 0 { break }
+            // The socket removed (the runtime folder goes at logout) or taken over: no one can reach this agent.
+            var now = stat()
+            if stat(socketPath, &now) != 0 || now.st_ino != socketInfo.st_ino || now.st_dev != socketInfo.st_dev {
+                break
+            }
             guard polls[0].revents & Int16(POLLIN) != 0 else { continue }
             let client = accept(listener, nil, nil)  // the agent starts no programs: no close-on-exec needed
             guard client >= 0 else { continue }

@@ -270,6 +270,23 @@ import Vault
         #expect(!FileManager.default.fileExists(atPath: home.dir.file("run/essh/vault.sock")))
     }
 
+    /// Signals and a removed socket (XDG_RUNTIME_DIR goes at logout) end the agent too, the key with it.
+    @Test func theAgentEndsOnSIGTERMAndWhenItsSocketIsRemoved() throws {
+        let home = try Home()
+        defer { home.cleanup() }
+        try home.initVault()
+        let socket = home.dir.file("run/essh/vault.sock")
+        for ending in ["SIGTERM", "socket removed"] {
+            let r = try home.essh(["vault", "unlock", "--for", "60"])
+            let words = r.out.split(separator: " ")
+            let pid = try #require(words.firstIndex(of: "(agent").flatMap { Int32(words[$0 + 1]) }, "\(r.out)\(r.err)")
+            if ending == "SIGTERM" { kill(pid, SIGTERM) } else { unlink(socket) }
+            #expect(ChildProcessGone.wait(pid, timeout: 8), "\(ending): the agent ended")
+            #expect(!FileManager.default.fileExists(atPath: socket))
+            #expect(try home.essh(["vault", "status"]).out.contains("state   locked"))
+        }
+    }
+
     /// Two processes writing different entries at once, again and again: every entry is kept.
     @Test func concurrentWritersLoseNothing() throws {
         let names = (1...8).map { "s\($0)" }
