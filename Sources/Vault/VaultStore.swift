@@ -192,7 +192,8 @@ public struct VaultStore: Sendable {
         var plaintext = document.encoded()
         let sealed = key.seal(plaintext)
         Wipe.bytes(&plaintext)
-        let directory = (destination as NSString).deletingLastPathComponent
+        let parent = (destination as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent  // a bare file name: the current folder
         var template = Array((directory + "/.vault-XXXXXX").utf8CString)
         let fd = CloseOnExec.temporaryFile(&template)
         guard fd >= 0 else {

@@ -176,6 +176,10 @@ import Vault
         #expect(r.status == 0 && mode(copy) == 0o600, "\(r.err)")
         r = try home.essh(["vault", "export-age", copy])
         #expect(r.status == 2, "an existing file is not overwritten")
+        // A bare file name is written in the current folder.
+        r = try Binary.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$0\" vault export-age here.age", Binary.essh,
+                                       home.dir.path], environment: home.environment)
+        #expect(r.status == 0 && mode(home.dir.file("here.age")) == 0o600, "\(r.err)")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/age") else {
             Issue.record("/usr/bin/age is missing: install Debian's age package (make test-deps)")
             return
