@@ -9,6 +9,8 @@ public enum VaultError: UserFacingError, Equatable, Sendable {
     case exists(path: String)
     /// The file is there but does not open (damaged, cut short, empty, not age, wrong passphrase, over the limit).
     case cannotOpen(path: String, AgeError)
+    /// The file is far larger than any vault (it is not read into memory whole).
+    case tooLarge(path: String, limit: Int)
     /// The document inside is of a newer format than this eSSH knows.
     case newerFormat(Int, known: Int)
     /// The decrypted text is not a vault document.
@@ -36,6 +38,8 @@ public enum VaultError: UserFacingError, Equatable, Sendable {
                     + "or move it away and run `essh vault init`)."
             default: return "The vault \(path) cannot be opened: \(age). It was left as it is."
             }
+        case .tooLarge(let path, let limit):
+            return "\(path) is larger than \(limit >> 20) MiB, which no vault is; it was left as it is."
         case .newerFormat(let format, let known):
             return "The vault holds format version \(format); this eSSH reads up to version \(known). Update eSSH; "
                 + "the vault was left as it is."

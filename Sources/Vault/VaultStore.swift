@@ -11,6 +11,8 @@ import LocalProcess
 /// that does not open (cut short, changed, empty, another passphrase, over the work-factor limit) is refused before
 /// anything is written, so it is left byte for byte as it was.
 public struct VaultStore: Sendable {
+    /// The largest vault file read (a vault of a thousand servers is a few hundred kilobytes).
+    public static let maxFileSize = 64 << 20
     /// The vault file.
     public let path: String
     /// The highest work factor accepted when reading.
@@ -131,6 +133,7 @@ public struct VaultStore: Sendable {
             }
             if n == 0 { break }
             bytes += buffer[0..<n]
+            if bytes.count > Self.maxFileSize { throw .tooLarge(path: path, limit: Self.maxFileSize) }
         }
         return bytes
     }

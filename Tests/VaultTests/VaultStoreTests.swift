@@ -119,6 +119,20 @@ import Testing
         }
     }
 
+    @Test func aHugeFileIsRefusedWithoutReadingItWhole() throws {
+        try withStore { store, _ in
+            let key = try AgeFile.makeKey(passphrase: passphrase, workFactor: 10)
+            try store.create(key: key)
+            #expect(truncate(store.path, off_t(VaultStore.maxFileSize + 1)) == 0)  // sparse: no disk used
+            #expect(throws: VaultError.tooLarge(path: store.path, limit: VaultStore.maxFileSize)) {
+                try store.update(with: key) { $0.set(.password, Secret("x"), id: "a", name: "a") }
+            }
+            var info = stat()
+            stat(store.path, &info)
+            #expect(Int(info.st_size) == VaultStore.maxFileSize + 1, "left as it is")
+        }
+    }
+
     @Test func aNewPassphraseIsANewKeyAndTheOldOneStopsWorking() throws {
         try withStore { store, _ in
             let key = try AgeFile.makeKey(passphrase: passphrase, workFactor: 10)
