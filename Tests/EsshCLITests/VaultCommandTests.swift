@@ -194,6 +194,32 @@ import Vault
         }
     }
 
+    /// The escape hatch the other way: a vault written by Debian's `age -p` from eSSH's JSON opens in eSSH.
+    @Test func aVaultWrittenByAgeOpensInEssh() throws {
+        let home = try Home()
+        defer { home.cleanup() }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/age") else {
+            Issue.record("/usr/bin/age is missing: install Debian's age package (make test-deps)")
+            return
+        }
+        let json = """
+            {"format": 1, "entries": {"server-9": {"name": "by age", "password": "from age",
+             "keyPassphrases": {}, "answers": {"Code: ": "42"},
+             "created": "2026-11-24T10:00:00Z", "changed": "2026-11-24T11:00:00Z"}}}
+            """
+        let plain = try home.writePrivate(json, "plain.json")
+        try FileManager.default.createDirectory(atPath: home.dir.file("data/essh"), withIntermediateDirectories: true)
+        let age = try PseudoTerminal.run("/usr/bin/age", ["-p", "-o", home.vaultPath, plain],
+                                         answers: [("Enter passphrase", VaultCommandTests.passphrase),
+                                                   ("Confirm passphrase", VaultCommandTests.passphrase)])
+        #expect(age.status == 0, "\(age.transcript)")
+        let r = try home.essh(["vault", "list", "--json"])
+        #expect(r.status == 0 && r.out.contains("\"name\" : \"by age\"") && r.out.contains("answer \\\"Code: \\\""),
+                "\(r.out)\(r.err)")
+        #expect(!r.out.contains("from age") && !r.out.contains("42"))
+        #expect(try home.essh(["vault", "status"]).out.contains("scrypt 2^18"), "age's own work factor")
+    }
+
     /// The terminal: the passphrase and the secret are asked without echo (the transcript never shows them).
     @Test func asksOnTheTerminalWithoutEcho() throws {
         let home = try Home()

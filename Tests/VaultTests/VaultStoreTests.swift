@@ -166,6 +166,12 @@ import Testing
         }
     }
 
+    @Test func theAgentSocketIsInTheRuntimeFolderElseAPerUserFolderInTmp() {
+        #expect(VaultAgent.socketPath(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/essh/vault.sock")
+        #expect(VaultAgent.socketPath(environment: [:]) == "/tmp/essh-\(getuid())/vault.sock")
+        #expect(VaultAgent.socketPath(environment: ["XDG_RUNTIME_DIR": "relative"]) == "/tmp/essh-\(getuid())/vault.sock")
+    }
+
     @Test func defaultPathFollowsTheDatabaseRule() {
         #expect(VaultStore.defaultPath(environment: ["HOME": "/h", "XDG_DATA_HOME": "/d"]) == "/d/essh/vault.age")
         #expect(VaultStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/essh/vault.age")
