@@ -26,23 +26,15 @@ struct VaultCommand: ParsableCommand {
             abstract: "Make a new, empty vault protected by a new passphrase.")
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var input: SecretInput
-        @Option(help: ArgumentHelp("scrypt work factor, log2 N (default \(VaultParameters.writeWorkFactor): about 1 s "
-            + "to unlock on a typical machine).", valueName: "N"))
-        var workFactor = VaultParameters.writeWorkFactor
-
-        func validate() throws {
-            guard (10...VaultParameters.maxReadWorkFactor).contains(workFactor) else {
-                throw ValidationError("--work-factor takes 10 to \(VaultParameters.maxReadWorkFactor).")
-            }
-        }
+        @OptionGroup var work: WorkFactorOption
 
         func run() throws {
             let access = try VaultAccess(database: database)
             if access.store.exists { throw VaultError.exists(path: access.store.path) }
             var passphrase = try access.newPassphrase(input)
             defer { Wipe.bytes(&passphrase) }
-            try access.store.create(key: try AgeFile.makeKey(passphrase: passphrase, workFactor: workFactor))
-            TerminalOutput.line("Made the vault \(access.store.path) (scrypt work factor 2^\(workFactor)).")
+            try access.store.create(key: try AgeFile.makeKey(passphrase: passphrase, workFactor: work.workFactor))
+            TerminalOutput.line("Made the vault \(access.store.path) (scrypt work factor 2^\(work.workFactor)).")
         }
     }
 
@@ -232,24 +224,16 @@ struct VaultCommand: ParsableCommand {
             abstract: "Change the vault passphrase (a new file key and salt; a running agent is locked).")
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var input: SecretInput
-        @Option(help: ArgumentHelp("scrypt work factor for the new passphrase (default \(VaultParameters.writeWorkFactor)).",
-                                   valueName: "N"))
-        var workFactor = VaultParameters.writeWorkFactor
-
-        func validate() throws {
-            guard (10...VaultParameters.maxReadWorkFactor).contains(workFactor) else {
-                throw ValidationError("--work-factor takes 10 to \(VaultParameters.maxReadWorkFactor).")
-            }
-        }
+        @OptionGroup var work: WorkFactorOption
 
         func run() throws {
             let access = try VaultAccess(database: database)
             let key = try access.unlock().key
             var passphrase = try input.read(what: "the new vault passphrase", prompt: "New vault passphrase: ")
             defer { Wipe.bytes(&passphrase) }
-            try access.store.changeKey(from: key, to: try AgeFile.makeKey(passphrase: passphrase, workFactor: workFactor))
+            try access.store.changeKey(from: key, to: try AgeFile.makeKey(passphrase: passphrase, workFactor: work.workFactor))
             let locked = (try? VaultAgent.lock(socketPath: access.socketPath)) == true
-            TerminalOutput.line("The vault passphrase is changed (scrypt work factor 2^\(workFactor))."
+            TerminalOutput.line("The vault passphrase is changed (scrypt work factor 2^\(work.workFactor))."
                 + (locked ? " The unlock agent was locked; `essh vault unlock` starts it again." : ""))
         }
     }
@@ -299,6 +283,20 @@ struct VaultCommand: ParsableCommand {
             } catch {
                 TerminalOutput.write(error.message + "\n")
                 throw ExitCode(1)
+            }
+        }
+    }
+
+    /// `--work-factor N` of `init` and `passwd`.
+    struct WorkFactorOption: ParsableArguments {
+        @Option(help: ArgumentHelp("scrypt work factor for the new passphrase, log2 N (default "
+            + "\(VaultParameters.writeWorkFactor): about 1 s to unlock; 10 to \(VaultParameters.maxReadWorkFactor)).",
+            valueName: "N"))
+        var workFactor = VaultParameters.writeWorkFactor
+
+        func validate() throws {
+            guard (10...VaultParameters.maxReadWorkFactor).contains(workFactor) else {
+                throw ValidationError("--work-factor takes 10 to \(VaultParameters.maxReadWorkFactor).")
             }
         }
     }
