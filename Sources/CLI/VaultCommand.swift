@@ -282,7 +282,7 @@ struct VaultCommand: ParsableCommand {
                 }
             } catch {
                 TerminalOutput.write(error.message + "\n")
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.failed.rawValue)
             }
         }
     }
