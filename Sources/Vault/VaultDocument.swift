@@ -90,6 +90,22 @@ public struct VaultEntry: Codable, Equatable, Sendable {
         changed = created
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case name, password, keyPassphrases, answers, created, changed
+    }
+
+    /// Absent dictionaries are empty and an absent change time is the creation time: an entry written by hand (the
+    /// JSON after `age -d`, edited, sealed again with `age -p`) needs only its name, a secret and `created`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        keyPassphrases = try container.decodeIfPresent([String: Secret].self, forKey: .keyPassphrases) ?? [:]
+        answers = try container.decodeIfPresent([String: Secret].self, forKey: .answers) ?? [:]
+        created = try container.decode(Date.self, forKey: .created)
+        changed = try container.decodeIfPresent(Date.self, forKey: .changed) ?? created
+    }
+
     /// What the entry holds, without any secret: `password`, `passphrase PATH`, `answer PROMPT`.
     public var kinds: [VaultSecretKind] {
         (password == nil ? [] : [.password]) + keyPassphrases.keys.sorted().map { .keyPassphrase($0) }

@@ -29,6 +29,13 @@ import Testing
         #expect(entry?.name == "new" && entry?.password?.text == "b")
     }
 
+    @Test func aHandWrittenEntryNeedsOnlyNameSecretAndCreated() throws {
+        let json = #"{"format": 1, "entries": {"x": {"name": "db1", "password": "p", "created": "2026-11-24T10:00:00Z"}}}"#
+        let entry = try #require(try VaultDocument.decode(Array(json.utf8)).entries["x"])
+        #expect(entry.password?.text == "p" && entry.keyPassphrases.isEmpty && entry.answers.isEmpty)
+        #expect(entry.changed == entry.created)
+    }
+
     @Test func aNewerFormatIsRefusedClearly() {
         let json = Array(#"{"format": 2, "entries": {}, "somethingNew": true}"#.utf8)
         #expect(throws: VaultError.newerFormat(2, known: 1)) { try VaultDocument.decode(json) }
