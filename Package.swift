@@ -171,20 +171,23 @@ let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
-        "Transfer",
+        "Transfer", "Vault",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
-                                                  "LocalProcess", "Transfer", "Operations"]),
+                                                  "LocalProcess", "Transfer", "Operations", "Vault"]),
 ]
 
-// Vault: the credential vault (issue 17). Its foundation first: the age file format with a passphrase (scrypt)
-// recipient (AgeFile), so Debian's `age -d` can open the vault. Pure: no files, no terminal, no database.
+// Vault: the credential vault (issue 17). The age file format with a passphrase (scrypt) recipient (AgeFile,
+// AgeKey), so Debian's `age -d` can open the vault; the JSON document inside (VaultDocument); the file's edge with
+// locked, atomic writes (VaultStore); the unlock agent and its client (VaultAgent). No terminal, no database.
+// CVaultGuard: prctl and SO_PEERCRED for the agent; only Vault imports it.
 let vaultTargets: [Target] = [
-    .target(name: "Vault", dependencies: ["Basics", crypto, cryptoExtras]),
-    .testTarget(name: "VaultTests", dependencies: ["Vault", crypto]),
+    .systemLibrary(name: "CVaultGuard", path: "Sources/CVaultGuard"),
+    .target(name: "Vault", dependencies: ["Basics", "LocalProcess", "CVaultGuard", crypto, cryptoExtras]),
+    .testTarget(name: "VaultTests", dependencies: ["Vault", "Basics", crypto]),
     // AgeFile against Debian's `age` binary, both ways, on a pseudo-terminal (not in FAST_TESTS: needs `age`).
-    .testTarget(name: "VaultInteropTests", dependencies: ["Vault"]),
+    .testTarget(name: "VaultInteropTests", dependencies: ["Vault", "TestSupport"]),
 ]
 
 let package = Package(

@@ -8,6 +8,7 @@ import Reachability
 import RemoteCommands
 import SSH
 import Transfer
+import Vault
 
 /// The one exit-status table of every essh command: each way a command can end has one code, whatever the command.
 /// `essh --help` prints it (`helpText`) and README lists it; a test keeps both equal to this enum. Besides these,
@@ -126,6 +127,11 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             }
         case let error as ReachabilityError:
             self = error.kind == .invalidOption ? .badInput : .failed
+        case let error as VaultError:
+            switch error {
+            case .passphraseCommand, .agent: self = .failed
+            default: self = .badInput
+            }
         case is FileSystemError:
             self = .badInput
         case is NetParseError:

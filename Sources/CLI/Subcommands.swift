@@ -23,6 +23,7 @@ package enum Subcommands {
         ProxyCommand.self,
         CopyCommand.self,
         KeyCommand.self,
+        VaultCommand.self,
     ]
 }
 

@@ -103,12 +103,21 @@ struct TerminalPrompter: Prompter {
 
     /// Prints `prompt` on the terminal and reads one line from it, with echo off when asked.
     static func ask(_ prompt: String, echo: Bool) -> String? {
+        guard var bytes = askBytes(prompt, echo: echo) else { return nil }
+        defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `ask`'s line as bytes, for a secret the caller wipes (the vault's passphrase and secrets). nil when there is
+    /// no terminal or it ended before a line.
+    static func askBytes(_ prompt: String, echo: Bool) -> [UInt8]? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var saved = termios()
         let hadTermios = tcgetattr(fd, &saved) == 0
+        // Echo off before the prompt is shown (as readpassphrase does): an answer typed or pasted the moment the
+        // prompt appears is neither echoed nor flushed away.
         if !echo && hadTermios {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
@@ -116,12 +125,14 @@ struct TerminalPrompter: Prompter {
             tcsetattr(fd, TCSAFLUSH, &quiet)
         }
         defer { if !echo && hadTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)  // one buffer, so no copies of a secret are left behind by growing
         var c: UInt8 = 0
         while read(fd, &c, 1) == 1 {
-            if c == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            if c == UInt8(ascii: "\n") { return bytes }
             bytes.append(c)
         }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        return bytes.isEmpty ? nil : bytes
     }
 }

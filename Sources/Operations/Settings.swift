@@ -42,6 +42,10 @@ public struct Settings: Sendable, Equatable {
     public var serverOrder = ServerOrder.name
     /// The Servers screen groups servers under their tags (`T` flips it).
     public var groupByTag = false
+    /// Minutes the vault's unlock agent (`essh vault unlock`) keeps the key without a use before it locks.
+    public var vaultIdleLock = 15
+    /// A program that prints the vault passphrase (`pass show essh`), run without a shell; "" asks on the terminal.
+    public var vaultPassphraseCommand = ""
 
     /// The defaults.
     public init() {}
@@ -109,6 +113,10 @@ public struct Settings: Sendable, Equatable {
         .flag("ui.mouse", "Mouse wheel", \.mouse, hint: "on: the wheel scrolls; off: the mouse selects text (m)"),
         .choice("ui.sort", "Sort servers by", \.serverOrder),
         .flag("ui.group", "Group by tag", \.groupByTag, hint: "on or off (T on the servers list)"),
+        .whole("vault.idle_lock", "Vault idle (min)", hint: "minutes unused, 1 to 1440", \.vaultIdleLock,
+               1...1440, "Give whole minutes from 1 to 1440."),
+        .text("vault.passphrase_command", "Vault passphrase cmd",
+              hint: "a program printing the passphrase (no shell), or empty to ask", \.vaultPassphraseCommand),
     ]
 
     /// A number as the Settings screen shows it: whole numbers without a decimal point.

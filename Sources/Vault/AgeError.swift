@@ -23,6 +23,9 @@ public enum AgeError: Error, Equatable, Sendable, CustomStringConvertible {
     case payloadAuthenticationFailed(chunk: Int)
     /// An empty final chunk after other chunks, which the specification forbids.
     case emptyLastChunk
+    /// The file's passphrase stanza is not the one of the key kept from an earlier unlock: the file was re-encrypted
+    /// under another passphrase (or replaced) since.
+    case keyChanged
     /// scrypt itself failed (for example, not enough memory for the work factor).
     case keyDerivationFailed
 
@@ -42,6 +45,8 @@ public enum AgeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .payloadAuthenticationFailed(let chunk):
             return "the age file's payload is damaged or changed (chunk \(chunk) fails authentication)"
         case .emptyLastChunk: return "the age file ends with an empty chunk, which the format forbids"
+        case .keyChanged:
+            return "the file was re-encrypted with another passphrase since it was unlocked; unlock it again"
         case .keyDerivationFailed: return "scrypt key derivation failed"
         }
     }

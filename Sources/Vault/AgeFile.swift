@@ -18,6 +18,11 @@ public enum AgeFile {
 
     /// Encrypts `plaintext` to `passphrase` with scrypt work factor 2^`workFactor` (age's default is 18).
     public static func encrypt(plaintext: [UInt8], passphrase: [UInt8], workFactor: Int) throws(AgeError) -> [UInt8] {
+        try makeKey(passphrase: passphrase, workFactor: workFactor).seal(plaintext)
+    }
+
+    /// A new file key wrapped to `passphrase` (one scrypt run): what `init` and a passphrase change start from.
+    public static func makeKey(passphrase: [UInt8], workFactor: Int) throws(AgeError) -> AgeKey {
         guard (1...maxWriteWorkFactor).contains(workFactor) else { throw .workFactorOutOfRange(workFactor) }
         let fileKey = SymmetricKey(size: .bits128)
         let salt = randomBytes(16)
@@ -28,16 +33,38 @@ public enum AgeFile {
             body = Array(box.ciphertext) + Array(box.tag)
         } catch { throw .keyDerivationFailed }
         let stanza = Stanza(arguments: ["scrypt", AgeBase64.encode(salt), String(workFactor)], body: body)
-        return assemble(stanzas: [stanza], fileKey: fileKey, chunks: chunked(plaintext))
+        return AgeKey(stanza: stanza, fileKey: fileKey)
     }
 
     /// Decrypts an age file with `passphrase`, refusing work factors above 2^`maxWorkFactor` before any scrypt work.
     public static func decrypt(_ file: [UInt8], passphrase: [UInt8], maxWorkFactor: Int) throws(AgeError) -> [UInt8] {
+        try unlock(file, passphrase: passphrase, maxWorkFactor: maxWorkFactor).plaintext
+    }
+
+    /// Opens an age file with `passphrase` (one scrypt run, refused above 2^`maxWorkFactor` before any work) and
+    /// keeps its key: later writes re-seal with `AgeKey.seal` and later reads open with `AgeKey.open`, no scrypt.
+    public static func unlock(_ file: [UInt8], passphrase: [UInt8], maxWorkFactor: Int)
+        throws(AgeError) -> (key: AgeKey, plaintext: [UInt8])
+    {
         let header = try parseHeader(file)
         let scrypt = header.stanzas.filter { $0.arguments.first == "scrypt" }
         if scrypt.isEmpty { throw .notPassphraseEncrypted(recipientTypes: header.stanzas.map { $0.arguments[0] }) }
         guard header.stanzas.count == 1 else { throw .scryptStanzaNotAlone }
         let stanza = scrypt[0]
+        let (salt, workFactor) = try scryptParameters(stanza, maxWorkFactor: maxWorkFactor)
+        let wrapKey = try scryptKey(passphrase: passphrase, salt: salt, workFactor: workFactor)
+        var keyBytes: Data
+        do {
+            let box = try ChaChaPoly.SealedBox(nonce: zeroNonce(), ciphertext: stanza.body[0..<16], tag: stanza.body[16...])
+            keyBytes = try ChaChaPoly.open(box, using: wrapKey)
+        } catch { throw .wrongPassphrase }
+        let key = AgeKey(stanza: stanza, fileKey: SymmetricKey(data: keyBytes))
+        keyBytes.resetBytes(in: 0..<keyBytes.count)
+        return (key, try key.openBody(file, header: header))
+    }
+
+    /// The salt and work factor of an scrypt stanza, checked as the specification asks (and against the limit).
+    static func scryptParameters(_ stanza: Stanza, maxWorkFactor: Int) throws(AgeError) -> (salt: [UInt8], workFactor: Int) {
         guard stanza.arguments.count == 3 else { throw .malformedHeader("an scrypt stanza needs a salt and a work factor") }
         guard let salt = AgeBase64.decode(Array(stanza.arguments[1].utf8)), salt.count == 16 else {
             throw .malformedHeader("the scrypt salt is not 16 bytes of canonical base64")
@@ -50,27 +77,12 @@ public enum AgeFile {
             throw .workFactorTooHigh(Int(stanza.arguments[2]) ?? Int.max, limit: maxWorkFactor)
         }
         guard stanza.body.count == 32 else { throw .malformedHeader("the scrypt stanza's body is not 32 bytes") }
-
-        let wrapKey = try scryptKey(passphrase: passphrase, salt: salt, workFactor: workFactor)
-        var keyBytes: Data
-        do {
-            let box = try ChaChaPoly.SealedBox(nonce: zeroNonce(), ciphertext: stanza.body[0..<16], tag: stanza.body[16...])
-            keyBytes = try ChaChaPoly.open(box, using: wrapKey)
-        } catch { throw .wrongPassphrase }
-        let fileKey = SymmetricKey(data: keyBytes)
-        keyBytes.resetBytes(in: 0..<keyBytes.count)
-
-        let macKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, salt: [UInt8](), info: Array("header".utf8),
-                                            outputByteCount: 32)
-        guard HMAC<SHA256>.isValidAuthenticationCode(header.mac, authenticating: file[0..<header.macCoverageEnd],
-                                                     using: macKey)
-        else { throw .headerMACMismatch }
-        return try openPayload(file[header.payloadStart...], fileKey: fileKey)
+        return (salt, workFactor)
     }
 
     // MARK: - Header
 
-    struct Stanza: Equatable {
+    struct Stanza: Equatable, Sendable {
         var arguments: [String]
         var body: [UInt8]
     }

@@ -35,7 +35,7 @@ import TestSupport
         #expect(Set(rows.keys) == ["ui.parse", "check.interval", "check.timeout", "session.scrollback",
                                    "session.wrap", "session.keepalive", "ui.autoconnect", "mail.recipient", "mail.sendmail", "mail.from", "mail.max_inline",
                                    "ssh.known_hosts", "fleet.parallel", "fleet.timeout", "ui.mouse", "ui.sort",
-                                   "ui.group"])
+                                   "ui.group", "vault.idle_lock", "vault.passphrase_command"])
 
         #expect(try essh(dir, ["config", "set", "session.wrap", "off"]).out == "session.wrap = off\n")
         let tooShort = try essh(dir, ["config", "set", "session.keepalive", "1"])

@@ -6,6 +6,7 @@ import Mail
 import SSH
 import Testing
 import TestSupport
+import Vault
 
 /// The command line's table (Swift Testing has an `ExitStatus` of its own).
 private typealias ExitStatus = CLI.ExitStatus
@@ -93,6 +94,10 @@ private typealias ExitStatus = CLI.ExitStatus
             (POSIXError(.EACCES), .badInput),
             (CocoaError(.coderReadCorrupt), .failed),
             (CancellationError(), .failed),
+            (VaultError.cannotOpen(path: "/v", .wrongPassphrase), .badInput),
+            (VaultError.newerFormat(2, known: 1), .badInput),
+            (VaultError.passphraseCommand("x"), .failed),
+            (VaultError.agent("x"), .failed),
         ]
         for (error, status) in cases { #expect(ExitStatus(for: error) == status, "\(error)") }
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 import Vault
 
 /// Interop with Debian's `age` binary (installed by `make test-deps`), both ways. age reads a passphrase only from its
-/// terminal (/dev/tty), so each run gets a pseudo-terminal of its own as its controlling terminal, and the test types
-/// the passphrase at the prompt. Not in FAST_TESTS: it needs the `age` package.
+/// terminal (/dev/tty), so each run gets a pseudo-terminal of its own as its controlling terminal (`PseudoTerminal`),
+/// and the test types the passphrase at the prompt. Not in FAST_TESTS: it needs the `age` package.
 @Suite(.serialized) struct AgeInteropTests {
     static let age = "/usr/bin/age"
     let passphrase = "interop passphrase ✓"
@@ -21,6 +22,15 @@ import Vault
                                      answers: [("passphrase", passphrase)])
         #expect(result.status == 0, "age -d: \(result.transcript)")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/out"))) == plaintext)
+
+        // A payload re-sealed with the kept key (no second scrypt run) opens in age too.
+        let key = try AgeFile.unlock(file, passphrase: Array(passphrase.utf8), maxWorkFactor: 18).key
+        let changed = Array("{\"entries\":{}}\n".utf8)
+        try Data(key.seal(changed)).write(to: URL(fileURLWithPath: directory + "/resealed.age"))
+        let resealed = try runAgeOnPTY(["-d", "-o", directory + "/out3", directory + "/resealed.age"],
+                                       answers: [("passphrase", passphrase)])
+        #expect(resealed.status == 0, "age -d: \(resealed.transcript)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/out3"))) == changed)
 
         // And age refuses the wrong passphrase on the same file (the test's typing reaches it).
         let wrong = try runAgeOnPTY(["-d", "-o", directory + "/out2", directory + "/in.age"],
@@ -65,62 +75,10 @@ import Vault
         return String(cString: template)
     }
 
-    /// Runs age in a new session whose controlling terminal is a fresh pty; answers each prompt (a substring of what
-    /// age writes) in order with a line; returns its exit status and everything it wrote to the terminal.
+    /// age on a pseudo-terminal of its own (TestSupport's `PseudoTerminal`); a run that does not finish is a failure.
     func runAgeOnPTY(_ arguments: [String], answers: [(prompt: String, line: String)]) throws -> (status: Int32, transcript: String) {
-        var master: Int32 = -1, slave: Int32 = -1
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw POSIXError(.EIO) }
-        defer { close(master) }
-        guard let name = ttyname(slave) else { close(slave); throw POSIXError(.EIO) }
-        let slavePath = String(cString: name)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addclose(&actions, master)
-        posix_spawn_file_actions_addclose(&actions, slave)
-        // Opened in the child after setsid and without O_NOCTTY: the pty becomes its controlling terminal, /dev/tty.
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID
-        let argv: [UnsafeMutablePointer<CChar>?] = ([Self.age] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, Self.age, &actions, &attributes, argv, environ)
-        close(slave)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
-
-        var transcript: [UInt8] = []
-        var pending = answers[...]
-        var answeredUpTo = 0
-        let deadline = Date().addingTimeInterval(60)
-        var status: Int32 = 0
-        var exited = false
-        while Date() < deadline {
-            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = read(master, &buffer, buffer.count)
-                if n > 0 { transcript += buffer[0..<n] }
-            }
-            if let next = pending.first,
-               String(decoding: transcript[answeredUpTo...], as: UTF8.self).contains(next.prompt) {
-                answeredUpTo = transcript.count
-                let bytes = Array((next.line + "\r").utf8)
-                _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-                pending = pending.dropFirst()
-            }
-            if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
-        }
-        if !exited {
-            kill(pid, SIGKILL)
-            waitpid(pid, &status, 0)
-            Issue.record("age did not finish: \(String(decoding: transcript, as: UTF8.self))")
-        }
-        let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (code, String(decoding: transcript, as: UTF8.self))
+        let result = try PseudoTerminal.run(Self.age, arguments, answers: answers)
+        if result.status == -1 { Issue.record("age did not finish: \(result.transcript)") }
+        return result
     }
 }
