@@ -99,8 +99,11 @@ struct FleetSelection {
             CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
         }
         let targets = picked.indices.map { i in
-            FleetTargets.target(profiles[i], name: picked[i].name, options: options[i], password: password,
-                                checked: checked.problems[i], ownSecret: secrets[i], remedy: ConnectionOptions.sentence)
+            var target = FleetTargets.target(profiles[i], name: picked[i].name, options: options[i],
+                                             password: password, checked: checked.problems[i], ownSecret: secrets[i],
+                                             remedy: ConnectionOptions.sentence)
+            target.onLogin = IdentityMemory.recorder(for: profiles[i], in: store)
+            return target
         }
         return Resolved(targets: targets, profiles: profiles, settings: settings, store: store,
                         runnerOptions: runnerOptions)

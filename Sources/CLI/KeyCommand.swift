@@ -27,10 +27,11 @@ struct KeyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a public key to ~/.ssh/authorized_keys on a server and check that it logs in.",
             discussion: """
-                Logs in once (a saved server's way, usually its password: asked on the terminal, or \
-                --password-file), appends the key to ~/.ssh/authorized_keys unless the same key is there already \
+                Logs in once (a saved server's way, usually its password: from its credential source — asked on \
+                the terminal, the vault or a command — or --password-file), appends the key to ~/.ssh/authorized_keys unless the same key is there already \
                 (~/.ssh made 0700 and the file 0600 when missing; a missing final newline added first), then logs \
-                in again with that key alone to prove it works. The private key must be beside the .pub file, or \
+                in again with that key alone to prove it works, and remembers it for a saved server (offered \
+                first from then on). The private key must be beside the .pub file, or \
                 held by ssh-agent. Then, for a saved server that logs in by password, offers to switch it to the \
                 key (--switch: without asking). Exit status: 0 done, 1 the key could not be added or did not log \
                 in, 2 a key or file cannot be used, 255 logging in failed.
@@ -129,6 +130,7 @@ struct KeyCommand: ParsableCommand {
                                                  prompter: target.prompter, cancel: cancel)
             TerminalOutput.write("\(name): \(KeyInstall.Step.verified(identity))\n")
             target.recordConnection()
+            target.rememberIdentity(identity)
             try offerSwitch(target, privateKey: privateKey)
         }
 

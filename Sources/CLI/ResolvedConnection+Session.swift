@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Inventory
 import Logging
+import Operations
 import SSH
 
 /// Connecting and the error-to-exit mapping shared by the commands that log in (`exec`, `net`).
@@ -43,10 +44,19 @@ extension ResolvedConnection {
             }
         }
         let (address, banner) = (session.address, session.serverBanner)
-        let (key, method) = (session.hostKey.fingerprint, session.authenticatedWith)
-        log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(method)")
+        let (key, identity) = (session.hostKey.fingerprint, session.loginIdentity)
+        log.debug("connected to \(address) (\(banner)), host key \(key), logged in with \(identity)")
         for line in session.negotiated.lines { log.debug("\(line)") }
+        rememberIdentity(identity)
         return session
+    }
+
+    /// After a login to the saved server: remembers the key that logged in, to offer it first next time
+    /// (`IdentityMemory`); no-op for unsaved hosts and password logins. A database that cannot be written never
+    /// fails the command that connected.
+    func rememberIdentity(_ identity: LoginIdentity) {
+        guard let server else { return }
+        _ = try? IdentityMemory.record(identity, for: ConnectionProfile(server: server), in: inventory)
     }
 
     /// Notes the connection (and the detected system, if any) on the saved server; no-op for unsaved hosts.

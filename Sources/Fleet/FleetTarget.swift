@@ -11,6 +11,9 @@ public struct FleetTarget: Sendable {
     /// Why this server is not tried (an unreadable key file, no password, a host key found unknown before the run
     /// asked for the password): it is reported at once with this status and sentence.
     public var problem: Problem?
+    /// Called on the worker thread once the target's session logged in, with the identity that did (a front end
+    /// remembers the key for a saved server: `IdentityMemory.recorder`); nil: nothing is called.
+    public var onLogin: (@Sendable (LoginIdentity) -> Void)?
 
     /// A status and its sentence, decided before the run.
     public struct Problem: Sendable, Equatable {

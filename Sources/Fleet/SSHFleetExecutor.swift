@@ -44,6 +44,7 @@ public struct SSHFleetExecutor: JumpPoolExecutor {
             throw FleetFailure(.connect, error)
         }
         defer { session.disconnect() }
+        target.onLogin?(session.loginIdentity)
         do throws(SSHError) {
             // What is left of the target's time once connected.
             let timeout = max(0.001, deadline.timeIntervalSinceNow)

@@ -35,6 +35,11 @@ public struct ConnectionProfile: Sendable, Equatable {
     public var credential: CredentialSource = .ask
     /// A saved server's stable id (the vault's key for its secrets); empty for a typed destination.
     public var uid: String = ""
+    /// A saved server's row id (where `IdentityMemory.record` writes); nil for a typed destination.
+    public var serverID: Int64?
+    /// The identity that last logged in to the saved server (`PreferredIdentity.storedText`); `options` offers it
+    /// first (`IdentityMemory.preferred`). Nil for a typed destination.
+    public var lastIdentity: String?
 
     /// Where a profile came from.
     public enum Origin: Sendable, Equatable {
@@ -61,6 +66,8 @@ public struct ConnectionProfile: Sendable, Equatable {
         jump = server.jump
         credential = server.credential
         uid = server.uid
+        serverID = server.id
+        lastIdentity = server.lastIdentity
     }
 
     /// A typed destination (`[user@]host[:port]`), port 22 unless it names one.
@@ -162,7 +169,8 @@ public struct ConnectionProfile: Sendable, Equatable {
     /// Session options for this profile: user (`-l`, else the profile's, else the local user), port, known_hosts,
     /// connect timeout, the algorithm lists (`AlgorithmSelection`: defaults, the saved server's lists, the options),
     /// the login rule — keys given with `-i` if any; else a server saved with a key uses that key only, one saved
-    /// with the agent the agent, one saved with a password no agent — and the jump hosts (`-J`, else the profile's
+    /// with the agent the agent, one saved with a password no agent, and the key that logged in last time offered
+    /// first (`IdentityMemory`) — and the jump hosts (`-J`, else the profile's
     /// chain), each expanded by `JumpHosts` into its own options. The host-key policy is left to the caller (ask in
     /// the interface, strict in scripts and fleets; `setHostKeyPolicy` sets it on every hop). Throws when an
     /// algorithm list names an algorithm eSSH does not support or leaves nothing to offer, when a key file cannot be
@@ -209,6 +217,8 @@ public struct ConnectionProfile: Sendable, Equatable {
             case .agent: options.useAgent = true
             case .password: options.useAgent = false
             }
+            // The key that logged in last time goes first (not when -i names the keys for this run).
+            options.preferredIdentity = IdentityMemory.preferred(lastIdentity)
         }
         for file in options.identityFiles where !FileManager.default.isReadableFile(atPath: file) {
             throw ConnectionProblem(.unreadableKey, file, options)

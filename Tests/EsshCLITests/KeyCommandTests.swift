@@ -131,6 +131,33 @@ import TestSupport
         #expect(try f.essh(["servers", "show", "box2"]).out.contains("auth            password\n"))
     }
 
+    @Test func aSavedServersCredentialSourceGivesThePasswordAndTheKeyIsRemembered() throws {
+        let f = try Fixture()
+        let add = try f.essh(["servers", "add", "box", "--host", f.sshd.host, "--port", String(f.sshd.port),
+                              "--user", f.s.user, "--auth", "password",
+                              "--credential", "command:/bin/cat \(f.dir.file("password"))"])
+        #expect(add.status == 0, "\(add.err)")
+        let r = try f.essh(["key", "install", "-i", f.dir.file("key.pub"), "--known-hosts", f.dir.file("known_hosts"),
+                            "--host-key-policy", "accept-new", "box"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("logged in with the password"), "\(r.out)")
+        #expect(!r.out.contains(f.s.password) && !r.err.contains(f.s.password))
+        #expect(f.authorizedKeys == f.publicKey + "\n")
+        let show = try f.essh(["servers", "show", "box"])
+        #expect(show.out.contains("last login      file:\(f.dir.file("key"))\n"), "\(show.out)")
+        // Next time the remembered key logs in before any password is asked for.
+        let again = try f.essh(["key", "install", "-i", f.dir.file("key.pub"), "--known-hosts",
+                                f.dir.file("known_hosts"), "box"])
+        #expect(again.status == 0 && again.out.contains("box: logged in with the key \(f.dir.file("key"))"),
+                "\(again.out) \(again.err)")
+        // --password-file still beats the source: a source that gives nothing is not run.
+        #expect(try f.essh(["servers", "add", "box2", "--host", f.sshd.host, "--port", String(f.sshd.port),
+                            "--user", f.s.user, "--auth", "password", "--credential", "command:/bin/false"]).status == 0)
+        let box2 = try f.install("box2")
+        #expect(box2.status == 0 && box2.out.contains("logged in with the password"), "\(box2.out) \(box2.err)")
+        #expect(!box2.err.contains("credential command"), "\(box2.err)")
+    }
+
     @Test func aPrivateKeyOrAMissingKeyIsRefusedBeforeConnecting() throws {
         let f = try Fixture()
         let r = try f.essh(["key", "install", "-i", f.dir.file("key"), "--password-file", f.dir.file("password"),
