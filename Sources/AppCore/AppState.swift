@@ -75,6 +75,10 @@ package struct AppState: Sendable {
     /// A session ended while it was reconnecting: the end of that connection (cancelled, or made after all) is
     /// nobody's news.
     var abandonedReconnect = false
+    /// The vault as the interface knows it: exists, unlocked, last used (the idle lock's clock).
+    var vault = VaultState()
+    /// The local user's home folder, to write key files as `~/.ssh/id_ed25519` ("" when unknown).
+    package var home = ""
     /// How many times the Files screen was opened: each opening's number tells its worker messages from older ones.
     var filesOpened = 0
 
@@ -131,6 +135,8 @@ package struct AppState: Sendable {
         if screen.kind == .session || (screen.kind == .servers && settings.checkInterval > 0) {
             return .seconds(1)
         }
+        // The idle lock is judged on ticks: while the vault is unlocked, the clock keeps going.
+        if vault.unlocked && vault.idleLockMinutes > 0 { return .seconds(1) }
         return nil
     }
 }

@@ -19,6 +19,8 @@ struct PromptState: Sendable, Equatable {
     var problem: String?
     /// The first line of the message shown, when the screen is too short for all of it (↑/↓ scroll).
     var top = 0
+    /// What Enter and Esc do, when not the usual "send" and "give up" (the vault's question).
+    var hint: String?
 
     init(id: Int, title: String, message: String = "", labels: [String], echo: [Bool],
          hostKeyFingerprint: String? = nil) {

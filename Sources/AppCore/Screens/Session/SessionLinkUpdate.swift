@@ -47,6 +47,8 @@ extension Update {
             session.link = .up
             if let os { session.remoteOS = os }
             if let auth { session.authUsed = auth }
+            // A reconnection says again whether the vault gave its password.
+            session.loginFromVault = false
             session.appendNote("reconnected to \(session.title) at \(Self.clockTime(at)): a new session, so the "
                                + "folder and variables start afresh")
             return session.target.name
