@@ -220,6 +220,7 @@ struct VaultUpdateTests {
                     .contains("\u{1b}") == false)
         #expect(SessionView.identityLabel(.password, vault: false, home: "") == "password")
         #expect(SessionView.identityLabel(.password, vault: true, home: "") == "password (vault)")
+        #expect(SessionView.identityLabel(.keyboardInteractive, vault: true, home: "") == "keyboard-interactive (vault)")
         #expect(SessionView.identityLabel(nil, vault: false, home: "") == nil)
     }
 

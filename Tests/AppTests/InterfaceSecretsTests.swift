@@ -80,7 +80,9 @@ struct InterfaceSecretsTests {
 
         var questions: [PromptRequest] { seen.withLock { $0 } }
 
+        /// Serves `broker` (one broker per person: a second would race the first for the answers).
         func start(with broker: PromptBroker) {
+            precondition(self.broker.withLock { $0 } == nil, "one broker per person")
             self.broker.withLock { $0 = broker }
             Thread.detachNewThread { [self] in
                 var handled = 0
@@ -190,13 +192,15 @@ struct InterfaceSecretsTests {
 
         let damaged = FakeVault()
         damaged.contents.withLock { $0.damaged = true }
-        let secrets = Self.secrets(damaged, person)
+        let reader = Person(answers: ["correct horse"])
+        defer { reader.finish() }
+        let secrets = Self.secrets(damaged, reader)
         secrets.beginLogin(server: "web1")
         #expect(throws: InterfaceSecrets.Unavailable("The vault file is damaged (its header MAC is wrong).")) {
             try secrets.password(forServer: Self.uid)
         }
-        #expect(person.questions.count == 1, "a damaged file is not asked again")
-        #expect(Self.vaultEvents(person.posted.all).contains(.failed("The vault file is damaged (its header MAC is wrong).")))
+        #expect(reader.questions.count == 1, "a damaged file is not asked again")
+        #expect(Self.vaultEvents(reader.posted.all).contains(.failed("The vault file is damaged (its header MAC is wrong).")))
 
         let empty = FakeVault()
         let other = Person(answers: ["correct horse"])
@@ -218,6 +222,7 @@ struct InterfaceSecretsTests {
         secrets.beginLogin(server: "web1")
         #expect(try secrets.answers(forServer: Self.uid, prompts: ["Password: ", "PIN: "]) == ["pw", "1234"])
         #expect(person.questions.isEmpty)
+        #expect(secrets.loginFinished(method: .keyboardInteractive, typed: nil) == .login(.vault, vaultExists: true))
     }
 
     // MARK: after the login

@@ -62,4 +62,39 @@ struct PromptBrokerTests {
         #expect(broker.passphrase(keyFile: "k", attempt: 1) == nil, "no question after a cancel")
         #expect(broker.password(user: "u", host: "h", attempt: 4) == nil, "three attempts at most")
     }
+
+    @Test func theTypedPasswordIsKeptForTheOfferOnceAndANewConnectionDropsIt() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<String?>()
+        Thread.detachNewThread {
+            result.value = broker.password(user: "admin", host: "web1", attempt: 1)
+            result.done.signal()
+        }
+        let request = try #require(posted.waitForRequest())
+        broker.answer(id: request.id, .text(["typed"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(broker.takeTypedPassword() == "typed")
+        #expect(broker.takeTypedPassword() == nil, "taken once")
+        broker.reset()
+        #expect(broker.takeTypedPassword() == nil)
+    }
+
+    @Test func cancellingTheConnectionLeavesTheQuestionBeforeRememberingWaiting() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<String?>()
+        Thread.detachNewThread {
+            result.value = broker.vaultPassphrase(attempt: 1, problem: nil, purpose: .remember(server: "web1"))
+            result.done.signal()
+        }
+        let request = try #require(posted.waitForRequest())
+        broker.cancelAll()
+        #expect(result.done.wait(timeout: .now() + 0.1) == .timedOut, "not the connection's question")
+        broker.answer(id: request.id, .text(["pass"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(result.value == "pass")
+        #expect(broker.vaultPassphrase(attempt: 1, problem: nil, purpose: .login(server: "web1")) == nil,
+                "a login's question after the cancel is not asked")
+    }
 }

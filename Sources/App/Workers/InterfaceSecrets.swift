@@ -25,6 +25,8 @@ final class InterfaceSecrets: Sendable {
         var declined = false
         /// The vault gave this login a password.
         var gavePassword = false
+        /// The vault gave this login keyboard-interactive answers.
+        var gaveAnswers = false
     }
 
     /// A password typed at a login, held until the person answers the offer to remember it.
@@ -81,6 +83,7 @@ final class InterfaceSecrets: Sendable {
         for prompt in prompts {
             answers.append(try secret(uid, .answer(prompt: prompt), what: "answer to “\(prompt)”"))
         }
+        login.withLock { $0.gaveAnswers = true }
         return answers
     }
 
@@ -109,6 +112,7 @@ final class InterfaceSecrets: Sendable {
             defer { login = Login() }
             return login
         }
+        if method == .keyboardInteractive && done.gaveAnswers && typed == nil { return .login(.vault, vaultExists: true) }
         guard method == .password else { return nil }
         if let typed, let server = done.server, !done.declined {
             let exists = vault.exists()

@@ -16,7 +16,7 @@ package enum VaultEvent: Sendable, Equatable {
 
 /// Where the password of a login came from, when the vault has a part in it.
 package enum LoginSecret: Sendable, Equatable {
-    /// The vault's password logged in.
+    /// The vault's password (or keyboard-interactive answers) logged in.
     case vault
     /// The person typed the password of the saved server `server` and it worked: offer to remember it.
     case typed(server: String)
