@@ -128,6 +128,14 @@ package struct AppState: Sendable {
     }
 
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
+    /// The idle lock's minutes: the typed setting once Operations' table has `vault.idle_lock` (so a change on the
+    /// Settings screen counts at once), else the value stored at the last load.
+    var vaultIdleLockMinutes: Int {
+        let key = VaultState.idleLockSetting
+        guard Settings.field(key) != nil else { return vault.idleLockMinutes }
+        return VaultState.idleLockMinutes([key: settings.text(for: key)])
+    }
+
     package var tickInterval: Duration? {
         if screen.kind == .connecting || checking != nil || session?.running != nil || fleetShownRunning {
             return .milliseconds(100)
@@ -136,7 +144,7 @@ package struct AppState: Sendable {
             return .seconds(1)
         }
         // The idle lock is judged on ticks: while the vault is unlocked, the clock keeps going.
-        if vault.unlocked && vault.idleLockMinutes > 0 { return .seconds(1) }
+        if vault.unlocked && vaultIdleLockMinutes > 0 { return .seconds(1) }
         return nil
     }
 }

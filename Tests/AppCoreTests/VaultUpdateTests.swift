@@ -89,7 +89,7 @@ struct VaultUpdateTests {
 
     @Test func theVaultLocksAfterTheIdleTimeWithoutUse() {
         var state = Self.unlocked()
-        #expect(state.vault.idleLockMinutes == 15, "the default")
+        #expect(state.vaultIdleLockMinutes == 15, "the default")
         #expect(state.tickInterval == .seconds(1), "the clock runs while the vault is open")
         #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(14 * 60 + 59))) == [])
         #expect(state.vault.unlocked)

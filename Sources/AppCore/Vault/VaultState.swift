@@ -12,6 +12,7 @@ struct VaultState: Sendable, Equatable {
     var unlocked = false
     /// When the vault was last unlocked or a secret taken from it.
     var lastUse: Date?
+    /// The idle lock's minutes as stored at the last load (`AppState.vaultIdleLockMinutes` is what counts).
     var idleLockMinutes = VaultState.defaultIdleLockMinutes
     /// "No vault yet" was said once this run: a login with a typed password does not say it again.
     var saidNoVault = false
@@ -24,9 +25,10 @@ struct VaultState: Sendable, Equatable {
         return minutes
     }
 
-    /// Whether the key should be dropped now: unlocked, an idle lock set, and that long since the last use.
-    func idleLockDue(at now: Date) -> Bool {
-        guard unlocked, idleLockMinutes > 0, let lastUse else { return false }
-        return now.timeIntervalSince(lastUse) >= Double(idleLockMinutes) * 60
+    /// Whether the key should be dropped now: unlocked, an idle lock of `minutes` set, and that long since the last
+    /// use.
+    func idleLockDue(at now: Date, minutes: Int) -> Bool {
+        guard unlocked, minutes > 0, let lastUse else { return false }
+        return now.timeIntervalSince(lastUse) >= Double(minutes) * 60
     }
 }

@@ -63,9 +63,10 @@ extension Update {
 
     /// On each tick: the vault unlocked and unused for the idle lock's minutes is locked (its key dropped).
     static func idleLock(_ state: inout AppState) -> [Effect] {
-        guard state.vault.idleLockDue(at: state.now) else { return [] }
+        let minutes = state.vaultIdleLockMinutes
+        guard state.vault.idleLockDue(at: state.now, minutes: minutes) else { return [] }
         state.vault.unlocked = false
-        state.notice = "Vault locked: unused for \(state.vault.idleLockMinutes) min."
+        state.notice = "Vault locked: unused for \(minutes) min."
         return [.vault(.lock)]
     }
 
