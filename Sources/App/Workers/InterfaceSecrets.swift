@@ -137,10 +137,7 @@ final class InterfaceSecrets: Sendable {
     /// Stores the password typed at the last login to `server`, unlocking the vault first (asking its passphrase)
     /// when it is locked; says how it went as a `VaultEvent`.
     func rememberTyped(server: String) {
-        let taken = held.withLock { held in
-            defer { held = nil }
-            return held
-        }
+        let taken = takeHeld()
         guard var password = taken, password.server == server else {
             if var other = taken { Self.zero(&other.bytes) }
             return post(.vault(.failed("The password typed for \(server) is no longer held: nothing was stored.")))
@@ -169,11 +166,15 @@ final class InterfaceSecrets: Sendable {
 
     /// Drops the typed password held for the offer (declined, or not offered after all).
     func forgetTyped() {
-        let taken = held.withLock { held in
+        if var taken = takeHeld() { Self.zero(&taken.bytes) }
+    }
+
+    /// The typed password held, no longer held.
+    private func takeHeld() -> Held? {
+        held.withLock { held in
             defer { held = nil }
             return held
         }
-        if var taken { Self.zero(&taken.bytes) }
     }
 
     /// Drops the vault's key (the lock key, the idle lock, quitting).
