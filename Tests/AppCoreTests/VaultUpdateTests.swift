@@ -194,10 +194,14 @@ struct VaultUpdateTests {
         #expect(state.notice == nil, "said once per run")
     }
 
-    @Test func anOfferForASessionThatIsGoneIsDropped() {
+    @Test func anOfferForASessionThatIsGoneOrAnotherServersIsDropped() {
         var state = Fixtures.loaded()
         #expect(Update.update(&state, .vault(.login(.typed(server: "web1"), vaultExists: true))) == [.vault(.forgetTyped)])
         #expect(state.dialog == nil)
+        var other = Self.connectedWithTypedPassword()
+        #expect(Update.update(&other, .vault(.login(.typed(server: "db-main"), vaultExists: true)))
+                    == [.vault(.forgetTyped)])
+        #expect(other.dialog == nil)
     }
 
     @Test func aFailureIsSaidOnOneSanitisedLine() {

@@ -38,6 +38,8 @@ extension Update {
             state.withSession { session, _ in session.loginFromVault = true }
             return []
         case .typed(let server), .typedAfterVaultRejected(let server):
+            // A login given up (Esc) while another session opened is not this session's to offer.
+            guard state.session?.target.name == server else { return [.vault(.forgetTyped)] }
             guard vaultExists else {
                 if !state.vault.saidNoVault {
                     state.vault.saidNoVault = true
