@@ -74,6 +74,18 @@ struct VaultUpdateTests {
         #expect(state.prompt?.id == 4)
     }
 
+    @Test func aFailedConnectionClosesItsQuestionButNotTheOneBeforeRemembering() {
+        var state = Self.askedWhileConnecting()
+        _ = Update.update(&state, .connectFailed("Refused."))
+        #expect(state.prompt == nil)
+
+        var remembering = VaultUpdateTests.connectedWithTypedPassword()
+        _ = Update.update(&remembering, .prompt(PromptRequest(id: 9, kind: .vaultPassphrase(
+            attempt: 1, problem: nil, purpose: .remember(server: "web1")))))
+        _ = Update.update(&remembering, .connectFailed("Refused."))
+        #expect(remembering.prompt?.id == 9, "its worker still waits for the answer")
+    }
+
     // MARK: the idle lock and the lock key
 
     static func unlocked(minutes: String? = nil) -> AppState {

@@ -35,8 +35,14 @@ enum PromptOverlay {
                                      message: vaultMessage(purpose), labels: ["Vault passphrase:"], echo: [false])
             prompt.problem = problem.map { attempt > 1 ? "\($0) Try again (\(attempt) of 3)." : $0 }
             prompt.hint = "Enter: unlock   Esc: not now"
+            prompt.ofConnection = request.belongsToConnection
             state.prompt = prompt
         }
+    }
+
+    /// Closes the question a connection asked (it failed or ended); a question that is not the connection's stays.
+    static func closeConnectionPrompt(_ state: inout AppState) {
+        if state.prompt?.ofConnection == true { state.prompt = nil }
     }
 
     /// Why the vault's passphrase is asked and what Esc does instead.

@@ -34,7 +34,7 @@ extension Update {
 
     /// The reconnection failed: lost again, saying why; `r` tries again.
     static func reconnectFailed(_ state: inout AppState, _ reason: String) {
-        state.prompt = nil
+        PromptOverlay.closeConnectionPrompt(&state)
         state.withSession { session, _ in
             session.link = .lost(reason)
             session.appendNote("could not reconnect: " + TextSanitizer.line(reason))
