@@ -43,6 +43,44 @@ struct VaultFlowTests {
         }
     }
 
+    /// Presses each key once the screen shows its text; after a deadline it leaves whatever is open (Esc closes a
+    /// question, F10 ends a session, q quits), so a failing flow ends instead of waiting at a question for ever.
+    final class FlowTerminal: Terminal {
+        let size = Size(width: 80, height: 24)
+        private(set) var frames: [[String]] = []
+        private var script: [(waitFor: String, key: Key)]
+        private let deadline = Date().addingTimeInterval(15)
+        private(set) var timedOut = false
+        private var leaving = 0
+        private let wakes = TestTerminal(size: Size(width: 1, height: 1))
+
+        init(_ script: [(waitFor: String, key: Key)]) { self.script = script }
+
+        func draw(_ buffer: Buffer, cursor: Point?) throws { frames.append(buffer.lines()) }
+
+        func poll(timeout: Duration?) throws -> InputEvent? {
+            if Date() > deadline {
+                timedOut = true
+                leaving += 1
+                usleep(20_000)
+                return .key([Key.escape, .function(10), .character("q")][leaving % 3])
+            }
+            if let step = script.first, frames.last?.contains(where: { $0.contains(step.waitFor) }) == true {
+                script.removeFirst()
+                return .key(step.key)
+            }
+            usleep(5_000)
+            return nil
+        }
+
+        var waker: any TerminalWaker { wakes.waker }
+        func suspend<T>(_ body: () throws -> T) throws -> T { try body() }
+        func stopProcess() throws {}
+        func bell() {}
+        func setMouseReporting(_ on: Bool) {}
+        func shutdown() {}
+    }
+
     @Test func firstUseAsksOnceTheSecondConnectionNothingAndAfterLockingItAsksAgain() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
@@ -72,7 +110,7 @@ struct VaultFlowTests {
                (waitFor: "connected 00:", key: .function(10)),
                (waitFor: "Session summary", key: .enter),
                (waitFor: "eSSH — Servers", key: .character("q"))]
-        let terminal = AppRuntimeTests.ScriptedTerminal(script)
+        let terminal = FlowTerminal(script)
         let queue = MessageQueue(waker: terminal.waker)
         let environment = ["HOME": dir.path, "XDG_STATE_HOME": dir.file("state")]
         let opener = VaultFirstOpener()
