@@ -127,7 +127,6 @@ package struct AppState: Sendable {
         if case .fleet(let run) = screen { return run.isRunning } else { return false }
     }
 
-    /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
     /// The idle lock's minutes: the typed setting once Operations' table has `vault.idle_lock` (so a change on the
     /// Settings screen counts at once), else the value stored at the last load.
     var vaultIdleLockMinutes: Int {
@@ -136,6 +135,7 @@ package struct AppState: Sendable {
         return VaultState.idleLockMinutes([key: settings.text(for: key)])
     }
 
+    /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
     package var tickInterval: Duration? {
         if screen.kind == .connecting || checking != nil || session?.running != nil || fleetShownRunning {
             return .milliseconds(100)

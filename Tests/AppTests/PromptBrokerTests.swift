@@ -17,10 +17,13 @@ struct PromptBrokerTests {
             requests.append(request)
             lock.unlock()
         }
-        func waitForRequest() -> PromptRequest? {
+        func waitForRequest() -> PromptRequest? { waitForRequest(after: 0) }
+
+        /// The first request with an id above `id`.
+        func waitForRequest(after id: Int) -> PromptRequest? {
             for _ in 0..<500 {
                 lock.lock()
-                let first = requests.first
+                let first = requests.first { $0.id > id }
                 lock.unlock()
                 if let first { return first }
                 usleep(2_000)
@@ -74,10 +77,18 @@ struct PromptBrokerTests {
         let request = try #require(posted.waitForRequest())
         broker.answer(id: request.id, .text(["typed"]))
         #expect(result.done.wait(timeout: .now() + 5) == .success)
-        #expect(broker.takeTypedPassword() == "typed")
-        #expect(broker.takeTypedPassword() == nil, "taken once")
+        #expect(broker.takeTypedPassword(user: "admin", host: "bastion") == nil, "only the destination's")
+        Thread.detachNewThread {
+            result.value = broker.password(user: "admin", host: "web1", attempt: 1)
+            result.done.signal()
+        }
+        let again = try #require(posted.waitForRequest(after: request.id))
+        broker.answer(id: again.id, .text(["typed"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == "typed")
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == nil, "taken once")
         broker.reset()
-        #expect(broker.takeTypedPassword() == nil)
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == nil)
     }
 
     @Test func cancellingTheConnectionLeavesTheQuestionBeforeRememberingWaiting() throws {

@@ -23,9 +23,9 @@ final class PromptBroker: Prompter, Sendable {
         var nextId = 1
         var waiting: [Int: Waiter] = [:]
         var cancelled = false
-        /// The server password the person typed during this connection (the last one), for the offer to remember
-        /// it in the vault; taken by `takeTypedPassword`, dropped by `reset`.
-        var typedPassword: String?
+        /// The server password the person typed during this connection (the last one) with the user and host it
+        /// was for, for the offer to remember it in the vault; taken by `takeTypedPassword`, dropped by `reset`.
+        var typedPassword: (user: String, host: String, text: String)?
     }
 
     private let questions = Mutex(Questions())
@@ -54,11 +54,13 @@ final class PromptBroker: Prompter, Sendable {
         for waiter in all { waiter.done.signal() }
     }
 
-    /// The password the person typed during this connection, once (nil: none typed, or taken already).
-    func takeTypedPassword() -> String? {
+    /// The password the person typed during this connection for `user`@`host` (the destination, not a jump host),
+    /// once (nil: none typed for it, or taken already).
+    func takeTypedPassword(user: String, host: String) -> String? {
         questions.withLock { questions in
             defer { questions.typedPassword = nil }
-            return questions.typedPassword
+            guard let typed = questions.typedPassword, typed.user == user, typed.host == host else { return nil }
+            return typed.text
         }
     }
 
@@ -96,7 +98,7 @@ final class PromptBroker: Prompter, Sendable {
         guard attempt <= 3 else { return nil }
         guard case .text(let texts)? = ask(.password(user: user, host: host, attempt: attempt)),
               let typed = texts?.first else { return nil }
-        questions.withLock { $0.typedPassword = typed }
+        questions.withLock { $0.typedPassword = (user, host, typed) }
         return typed
     }
 

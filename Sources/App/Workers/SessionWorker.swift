@@ -128,7 +128,7 @@ final class SessionWorker: Sendable {
                 post(.connected(os: os, auth: opened.loginMethod, at: Date()))
                 // After `connected`, so the session it is about is shown: the vault's password did it, or the offer
                 // to remember the typed one.
-                let typed = broker.takeTypedPassword()
+                let typed = broker.takeTypedPassword(user: options.user, host: options.host)
                 if let event = secrets?.loginFinished(method: opened.loginMethod, typed: typed) { post(.vault(event)) }
                 // On the queue before any command: the first one waits for the shell (or its fallback).
                 let mode = try opened.start(cancel: cancel)
@@ -142,7 +142,7 @@ final class SessionWorker: Sendable {
                 }
             } catch {
                 // A password typed for a login that failed is not offered to the vault.
-                _ = broker.takeTypedPassword()
+                _ = broker.takeTypedPassword(user: options.user, host: options.host)
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")
                 post(.connectFailed(error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)))
