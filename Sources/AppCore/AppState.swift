@@ -75,6 +75,10 @@ package struct AppState: Sendable {
     /// A session ended while it was reconnecting: the end of that connection (cancelled, or made after all) is
     /// nobody's news.
     var abandonedReconnect = false
+    /// The vault as the interface knows it: exists, unlocked, last used (the idle lock's clock).
+    var vault = VaultState()
+    /// The local user's home folder, to write key files as `~/.ssh/id_ed25519` ("" when unknown).
+    package var home = ""
     /// How many times the Files screen was opened: each opening's number tells its worker messages from older ones.
     var filesOpened = 0
 
@@ -123,6 +127,14 @@ package struct AppState: Sendable {
         if case .fleet(let run) = screen { return run.isRunning } else { return false }
     }
 
+    /// The idle lock's minutes: the typed setting once Operations' table has `vault.idle_lock` (so a change on the
+    /// Settings screen counts at once), else the value stored at the last load.
+    var vaultIdleLockMinutes: Int {
+        let key = VaultState.idleLockSetting
+        guard Settings.field(key) != nil else { return vault.idleLockMinutes }
+        return VaultState.idleLockMinutes([key: settings.text(for: key)])
+    }
+
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
     package var tickInterval: Duration? {
         if screen.kind == .connecting || checking != nil || session?.running != nil || fleetShownRunning {
@@ -131,6 +143,8 @@ package struct AppState: Sendable {
         if screen.kind == .session || (screen.kind == .servers && settings.checkInterval > 0) {
             return .seconds(1)
         }
+        // The idle lock is judged on ticks: while the vault is unlocked, the clock keeps going.
+        if vault.unlocked && vaultIdleLockMinutes > 0 { return .seconds(1) }
         return nil
     }
 }

@@ -77,4 +77,6 @@ package enum Message: Sendable {
     case forwardsSaveFailed(String)
     /// What the files worker did for the Files screen.
     case files(FilesEvent)
+    /// What the vault's edge says: unlocked, used, how a login got its password, a password remembered.
+    case vault(VaultEvent)
 }

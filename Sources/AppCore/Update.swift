@@ -57,7 +57,7 @@ package enum Update {
             if !isAbandoned(state) { state.changeConnecting { $0.banner = ConnectingState.bannerLines(text) } }
             return []
         case .prompt(let request):
-            if isAbandoned(state) { return abandonedPrompt(request) }
+            if isAbandoned(state) && request.belongsToConnection { return abandonedPrompt(request) }
             PromptOverlay.show(&state, request)
             return []
         case .connectFailed(let reason):
@@ -147,15 +147,17 @@ package enum Update {
             state.notice = text
             return []
         case .files(let event): return filesEvent(&state, event)
+        case .vault(let event): return vaultEvent(&state, event)
         }
     }
 
     static func tick(_ state: inout AppState, _ now: Date) -> [Effect] {
         state.now = now
         state.tick += 1
+        let locked = idleLock(&state)
         // An idle session's connection is checked every tick (a second): a server that closed it is noticed at once.
-        if let session = state.session, session.running == nil, session.link == .up { return [.keepalive] }
-        return periodicCheck(&state)
+        if let session = state.session, session.running == nil, session.link == .up { return locked + [.keepalive] }
+        return locked + periodicCheck(&state)
     }
 
     // MARK: input

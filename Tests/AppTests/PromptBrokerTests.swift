@@ -17,10 +17,13 @@ struct PromptBrokerTests {
             requests.append(request)
             lock.unlock()
         }
-        func waitForRequest() -> PromptRequest? {
+        func waitForRequest() -> PromptRequest? { waitForRequest(after: 0) }
+
+        /// The first request with an id above `id`.
+        func waitForRequest(after id: Int) -> PromptRequest? {
             for _ in 0..<500 {
                 lock.lock()
-                let first = requests.first
+                let first = requests.first { $0.id > id }
                 lock.unlock()
                 if let first { return first }
                 usleep(2_000)
@@ -61,5 +64,48 @@ struct PromptBrokerTests {
         #expect(result.value == .some(nil))
         #expect(broker.passphrase(keyFile: "k", attempt: 1) == nil, "no question after a cancel")
         #expect(broker.password(user: "u", host: "h", attempt: 4) == nil, "three attempts at most")
+    }
+
+    @Test func theTypedPasswordIsKeptForTheOfferOnceAndANewConnectionDropsIt() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<String?>()
+        Thread.detachNewThread {
+            result.value = broker.password(user: "admin", host: "web1", attempt: 1)
+            result.done.signal()
+        }
+        let request = try #require(posted.waitForRequest())
+        broker.answer(id: request.id, .text(["typed"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(broker.takeTypedPassword(user: "admin", host: "bastion") == nil, "only the destination's")
+        Thread.detachNewThread {
+            result.value = broker.password(user: "admin", host: "web1", attempt: 1)
+            result.done.signal()
+        }
+        let again = try #require(posted.waitForRequest(after: request.id))
+        broker.answer(id: again.id, .text(["typed"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == "typed")
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == nil, "taken once")
+        broker.reset()
+        #expect(broker.takeTypedPassword(user: "admin", host: "web1") == nil)
+    }
+
+    @Test func cancellingTheConnectionLeavesTheQuestionBeforeRememberingWaiting() throws {
+        let posted = Posted()
+        let broker = PromptBroker(post: { posted.add($0) })
+        let result = Box<String?>()
+        Thread.detachNewThread {
+            result.value = broker.vaultPassphrase(attempt: 1, problem: nil, purpose: .remember(server: "web1"))
+            result.done.signal()
+        }
+        let request = try #require(posted.waitForRequest())
+        broker.cancelAll()
+        #expect(result.done.wait(timeout: .now() + 0.1) == .timedOut, "not the connection's question")
+        broker.answer(id: request.id, .text(["pass"]))
+        #expect(result.done.wait(timeout: .now() + 5) == .success)
+        #expect(result.value == "pass")
+        #expect(broker.vaultPassphrase(attempt: 1, problem: nil, purpose: .login(server: "web1")) == nil,
+                "a login's question after the cancel is not asked")
     }
 }

@@ -25,6 +25,7 @@ final class AppRuntime {
         self.effects = effects
         state = AppState(size: terminal.size, now: Date(), localUser: localUser)
         state.unicode = unicode
+        state.home = environment["HOME"] ?? ""
         let traced = FrameTrace.from(environment: environment)
         trace = traced.trace
         if let notice = traced.notice {

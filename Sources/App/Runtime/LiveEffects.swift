@@ -14,11 +14,15 @@ final class LiveEffects: EffectHandler {
     let fleet: FleetWorker
     let tunnels: TunnelWorker
     let files: FilesWorker
+    /// The vault's work (nil: no vault wired in).
+    let vault: VaultWorker?
     /// What the interface says once the terminal is back (how many tunnels were stopped), set by `finish`.
     private(set) var farewell: String?
 
     init(inventory: Inventory, queue: MessageQueue, environment: [String: String], localUser: String,
-         opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail) {
+         opener: any SessionOpener = SSHSessionOpener(), mailTransport: @escaping MailWorker.Transport = MailWorker.sendmail,
+         vault interfaceVault: (any InterfaceVault)? = nil,
+         serverUID: @escaping @Sendable (String) throws -> String? = { _ in nil }) {
         let log = AppLog(environment: environment)
         let post = Self.logging(into: log, then: { queue.post($0) })
         store = StoreWorker(inventory: inventory, post: post,
@@ -31,7 +35,8 @@ final class LiveEffects: EffectHandler {
                              context: ConnectionProfile.Context(environment: environment, localUser: localUser,
                                                                 savedServer: savedServer))
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser,
-                                savedServer: savedServer)
+                                savedServer: savedServer, vault: interfaceVault, serverUID: serverUID)
+        vault = session.secrets.map { VaultWorker(secrets: $0, post: post) }
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
         fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer)
         let sessionWorker = session
@@ -101,6 +106,7 @@ final class LiveEffects: EffectHandler {
             fleet.checkLogins(id: id, targets: targets, knownHosts: knownHosts, parallel: parallel, timeout: timeout)
         case .cancelFleetCheck: fleet.cancelCheck()
         case .files(let work): files.run(work)
+        case .vault(let work): vault?.run(work)
         }
     }
 
@@ -134,6 +140,7 @@ final class LiveEffects: EffectHandler {
             farewell = "eSSH stopped \(CountText.text(stopped, "tunnel")) that \(stopped == 1 ? "was" : "were") running."
         }
         fleet.cancel()
+        vault?.finish()
         files.finish(seconds: 3)
         store.stopWatching()
         session.disconnect()

@@ -10,12 +10,22 @@ final class PromptBroker: Prompter, Sendable {
     private final class Waiter: Sendable {
         let done = DispatchSemaphore(value: 0)
         let answer = Mutex<PromptAnswer?>(nil)
+        /// Whether cancelling the connection answers it (the vault's question before remembering a password is not
+        /// the connection's).
+        let ofConnection: Bool
+
+        init(ofConnection: Bool) {
+            self.ofConnection = ofConnection
+        }
     }
 
     private struct Questions {
         var nextId = 1
         var waiting: [Int: Waiter] = [:]
         var cancelled = false
+        /// The server password the person typed during this connection (the last one) with the user and host it
+        /// was for, for the offer to remember it in the vault; taken by `takeTypedPassword`, dropped by `reset`.
+        var typedPassword: (user: String, host: String, text: String)?
     }
 
     private let questions = Mutex(Questions())
@@ -27,17 +37,31 @@ final class PromptBroker: Prompter, Sendable {
 
     /// A new connection starts: questions may be asked again.
     func reset() {
-        questions.withLock { $0.cancelled = false }
+        questions.withLock { questions in
+            questions.cancelled = false
+            questions.typedPassword = nil
+        }
     }
 
-    /// The connection was cancelled: every waiting question gets no answer, and later ones are not asked.
+    /// The connection was cancelled: every question of it waiting gets no answer, and later ones are not asked.
     func cancelAll() {
         let all = questions.withLock { questions in
             questions.cancelled = true
-            defer { questions.waiting.removeAll() }
-            return Array(questions.waiting.values)
+            let ofConnection = questions.waiting.filter { $0.value.ofConnection }
+            for id in ofConnection.keys { questions.waiting[id] = nil }
+            return Array(ofConnection.values)
         }
         for waiter in all { waiter.done.signal() }
+    }
+
+    /// The password the person typed during this connection for `user`@`host` (the destination, not a jump host),
+    /// once (nil: none typed for it, or taken already).
+    func takeTypedPassword(user: String, host: String) -> String? {
+        questions.withLock { questions in
+            defer { questions.typedPassword = nil }
+            guard let typed = questions.typedPassword, typed.user == user, typed.host == host else { return nil }
+            return typed.text
+        }
     }
 
     func answer(id: Int, _ answer: PromptAnswer) {
@@ -47,11 +71,12 @@ final class PromptBroker: Prompter, Sendable {
     }
 
     private func ask(_ kind: PromptRequest.Kind) -> PromptAnswer? {
+        let ofConnection = PromptRequest(id: 0, kind: kind).belongsToConnection
         let asked: (id: Int, waiter: Waiter)? = questions.withLock { questions in
-            if questions.cancelled { return nil }
+            if questions.cancelled && ofConnection { return nil }
             let id = questions.nextId
             questions.nextId += 1
-            let waiter = Waiter()
+            let waiter = Waiter(ofConnection: ofConnection)
             questions.waiting[id] = waiter
             return (id, waiter)
         }
@@ -71,7 +96,17 @@ final class PromptBroker: Prompter, Sendable {
 
     func password(user: String, host: String, attempt: Int) -> String? {
         guard attempt <= 3 else { return nil }
-        if case .text(let texts)? = ask(.password(user: user, host: host, attempt: attempt)) { return texts?.first }
+        guard case .text(let texts)? = ask(.password(user: user, host: host, attempt: attempt)),
+              let typed = texts?.first else { return nil }
+        questions.withLock { $0.typedPassword = (user, host, typed) }
+        return typed
+    }
+
+    /// The vault's passphrase, masked (`problem`: what was wrong with the last one); nil when the person gave up
+    /// (Esc) or, for a login's question, the connection was cancelled.
+    func vaultPassphrase(attempt: Int, problem: String?, purpose: PromptRequest.VaultPurpose) -> String? {
+        let kind = PromptRequest.Kind.vaultPassphrase(attempt: attempt, problem: problem, purpose: purpose)
+        if case .text(let texts)? = ask(kind) { return texts?.first }
         return nil
     }
 

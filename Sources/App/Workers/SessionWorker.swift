@@ -31,19 +31,25 @@ final class SessionWorker: Sendable {
     private let shared = Mutex(Shared())
     /// The `Prompter` connections ask (host key, passwords); answers come back through `answer`.
     let broker: PromptBroker
+    /// The vault's secrets for logins (nil: no vault wired in); asks its passphrase through `broker`.
+    let secrets: InterfaceSecrets?
 
     /// Saved servers by name, for jump hosts naming one.
     private let savedServer: (@Sendable (String) throws -> Server?)?
 
+    /// `vault` (with `serverUID`, a saved server's stable id by name) gives logins their stored secrets.
     init(opener: any SessionOpener, post: @escaping @Sendable (Message) -> Void, log: AppLog,
-         environment: [String: String], localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil) {
+         environment: [String: String], localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+         vault: (any InterfaceVault)? = nil, serverUID: @escaping @Sendable (String) throws -> String? = { _ in nil }) {
         self.opener = opener
         self.savedServer = savedServer
         self.post = post
         self.log = log
         self.environment = environment
         self.localUser = localUser
-        broker = PromptBroker(post: post)
+        let broker = PromptBroker(post: post)
+        self.broker = broker
+        secrets = vault.map { InterfaceSecrets(vault: $0, broker: broker, post: post, serverUID: serverUID) }
     }
 
     // MARK: policy (the rules are Operations'; the interface adds its phrasing)
@@ -87,6 +93,7 @@ final class SessionWorker: Sendable {
         }
         shared.withLock { $0.connectCancel = cancel }
         broker.reset()
+        secrets?.beginLogin(server: target.isSaved ? target.name : nil)
         queue.async { [self] in
             let previous = shared.withLock { shared in
                 defer { shared.session = nil }
@@ -119,6 +126,10 @@ final class SessionWorker: Sendable {
                 log.write("connected to \(options.user)@\(options.host):\(options.port) \(opened.logDescription), "
                           + opened.loginMethod.description)
                 post(.connected(os: os, auth: opened.loginMethod, at: Date()))
+                // After `connected`, so the session it is about is shown: the vault's password did it, or the offer
+                // to remember the typed one.
+                let typed = broker.takeTypedPassword(user: options.user, host: options.host)
+                if let event = secrets?.loginFinished(method: opened.loginMethod, typed: typed) { post(.vault(event)) }
                 // On the queue before any command: the first one waits for the shell (or its fallback).
                 let mode = try opened.start(cancel: cancel)
                 log.write("session shell: \(Self.describe(mode))")
@@ -130,6 +141,8 @@ final class SessionWorker: Sendable {
                     post(.connectionLost(error.message, at: Date()))
                 }
             } catch {
+                // A password typed for a login that failed is not offered to the vault.
+                _ = broker.takeTypedPassword(user: options.user, host: options.host)
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")
                 post(.connectFailed(error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)))

@@ -73,4 +73,5 @@ extension Effect {
                                 timeout: timeout))
     }
     static let cancelFleetCheck = Effect.work(.cancelFleetCheck)
+    static func vault(_ work: VaultWork) -> Effect { .work(.vault(work)) }
 }

@@ -85,8 +85,11 @@ package enum Work: Sendable, Equatable {
     /// The files worker: the Files screen's own connection, listings, changes and copies.
     case files(FilesWork)
 
+    /// The vault worker: locking, and remembering a typed password.
+    case vault(VaultWork)
+
     /// The worker that does each kind of work.
-    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files }
+    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files, vault }
 
     package var job: Job {
         switch self {
@@ -101,6 +104,7 @@ package enum Work: Sendable, Equatable {
         case .runFleet, .cancelFleet, .checkFleetLogins, .cancelFleetCheck: return .fleet
         case .startTunnel, .stopTunnel, .restartTunnel, .forgetTunnel: return .tunnels
         case .files: return .files
+        case .vault: return .vault
         }
     }
 }

@@ -32,6 +32,9 @@ enum DialogOverlay {
             return choice == 0 ? [.deleteServer(name)] : []
         case .importSSHConfig:
             return [.work(choice == 0 ? .importSSHConfig : .declineSSHConfigImport)]
+        case .rememberPassword(let server), .updateVaultPassword(let server):
+            // The buttons are No, Yes: only Yes stores it; No, Esc and Enter on the default forget the typed copy.
+            return [.vault(choice == 1 ? .rememberTyped(server: server) : .forgetTyped)]
         }
     }
 

@@ -7,6 +7,10 @@ struct DialogState: Sendable, Equatable {
         case notice
         /// Save the hosts of ~/.ssh/config as servers? (No is remembered.)
         case importSSHConfig
+        /// Store the password just typed for this saved server in the vault? (No is the default.)
+        case rememberPassword(server: String)
+        /// The vault's password for this server was refused and a typed one worked: store that instead? (No default.)
+        case updateVaultPassword(server: String)
     }
 
     var purpose: Purpose

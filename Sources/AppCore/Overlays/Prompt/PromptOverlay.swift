@@ -30,6 +30,30 @@ enum PromptOverlay {
         case .keyboard(let instruction, let prompts, let echo):
             state.prompt = PromptState(id: request.id, title: instruction.isEmpty ? "The server asks" : instruction,
                                        labels: prompts, echo: echo)
+        case .vaultPassphrase(let attempt, let problem, let purpose):
+            var prompt = PromptState(id: request.id, title: attempt > 1 ? "Wrong vault passphrase" : "Vault locked",
+                                     message: vaultMessage(purpose), labels: ["Vault passphrase:"], echo: [false])
+            prompt.problem = problem.map { attempt > 1 ? "\($0) Try again (\(attempt) of 3)." : $0 }
+            prompt.hint = "Enter: unlock   Esc: not now"
+            prompt.ofConnection = request.belongsToConnection
+            state.prompt = prompt
+        }
+    }
+
+    /// Closes the question a connection asked (it failed or ended); a question that is not the connection's stays.
+    static func closeConnectionPrompt(_ state: inout AppState) {
+        if state.prompt?.ofConnection == true { state.prompt = nil }
+    }
+
+    /// Why the vault's passphrase is asked and what Esc does instead.
+    static func vaultMessage(_ purpose: PromptRequest.VaultPurpose) -> String {
+        switch purpose {
+        case .login(let server):
+            let name = server.map { TextSanitizer.line($0) } ?? "this server"
+            return "The login to \(name) takes its secret from the vault. Unlock it for this run of eSSH "
+                + "(Esc: type the server's password instead)."
+        case .remember(let server):
+            return "Unlock the vault to remember the password of \(TextSanitizer.line(server))."
         }
     }
 
@@ -77,7 +101,8 @@ enum PromptOverlay {
     static func area(_ size: Size) -> Rect { Rect(size).inset(horizontal: 1, vertical: 0) }
 
     static func widget(_ prompt: PromptState, border: Border) -> QuestionBox {
-        let hint = prompt.hostKeyFingerprint == nil ? "Enter: send   Esc: give up" : "Enter: answer   Esc: refuse"
+        let hint = prompt.hint
+            ?? (prompt.hostKeyFingerprint == nil ? "Enter: send   Esc: give up" : "Enter: answer   Esc: refuse")
         return QuestionBox(title: prompt.title, question: prompt.currentLabel, hint: hint, message: prompt.message,
                            problem: prompt.problem, width: prompt.message.isEmpty ? 50 : 76, border: border,
                            fieldStyle: Theme.field, hintStyle: Theme.hint, problemStyle: Theme.error)

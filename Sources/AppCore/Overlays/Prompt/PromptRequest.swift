@@ -10,6 +10,18 @@ package struct PromptRequest: Sendable, Equatable {
         case passphrase(keyFile: String, attempt: Int)
         /// Keyboard-interactive prompts; `echo` false means masked.
         case keyboard(instruction: String, prompts: [String], echo: [Bool])
+        /// The vault's passphrase, masked: asked once when a stored secret is first needed while the vault is locked
+        /// (again after a wrong one, at most 3 times, `problem` saying what was wrong), and before remembering a
+        /// typed password.
+        case vaultPassphrase(attempt: Int, problem: String?, purpose: VaultPurpose)
+    }
+
+    /// Why the vault passphrase is asked, named in the question.
+    package enum VaultPurpose: Sendable, Equatable {
+        /// A login to this server needs a secret from the vault (nil: a server not named).
+        case login(server: String?)
+        /// The password typed for this server is to be stored.
+        case remember(server: String)
     }
 
     package var id: Int
@@ -18,6 +30,13 @@ package struct PromptRequest: Sendable, Equatable {
     package init(id: Int, kind: Kind) {
         self.id = id
         self.kind = kind
+    }
+
+    /// Whether the question belongs to a connection (dropped with it when the connection is given up); the vault's
+    /// question before remembering a password does not.
+    package var belongsToConnection: Bool {
+        if case .vaultPassphrase(_, _, .remember) = kind { return false }
+        return true
     }
 }
 

@@ -19,6 +19,11 @@ struct PromptState: Sendable, Equatable {
     var problem: String?
     /// The first line of the message shown, when the screen is too short for all of it (↑/↓ scroll).
     var top = 0
+    /// What Enter and Esc do, when not the usual "send" and "give up" (the vault's question).
+    var hint: String?
+    /// Whether it is a connection's question, closed when the connection fails; the vault's question before
+    /// remembering a password is not (its worker waits for the answer).
+    var ofConnection = true
 
     init(id: Int, title: String, message: String = "", labels: [String], echo: [Bool],
          hostKeyFingerprint: String? = nil) {

@@ -52,7 +52,7 @@ extension Update {
         if isAbandoned(state) { return abandonedOutcome(&state, opened: false) }
         let target = state.connecting?.target
         if target != nil { state.show(.servers) }
-        state.prompt = nil
+        PromptOverlay.closeConnectionPrompt(&state)
         state.dialog = DialogState(
             purpose: .notice, title: "Could not connect",
             message: (target.map { "\($0.label(localUser: state.localUser)): " } ?? "") + reason,

@@ -9,6 +9,7 @@ enum ServersAction: Sendable, Equatable {
     case mark, markAll, runOnMarked
     case cycleOrder, toggleGroups, collapse, expand, toggleMouse
     case tunnels, files
+    case lockVault
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -46,6 +47,8 @@ enum ServersAction: Sendable, Equatable {
                    description: "Group the servers under their tags, or not (kept); Enter on a group folds it"),
         KeyBinding([.left, .character("h")], .collapse, description: "Fold the selected server's group"),
         KeyBinding([.right, .character("l")], .expand, description: "Unfold the selected group"),
+        KeyBinding([.character("L")], .lockVault,
+                   description: "Lock the vault now: its key is dropped, the next stored secret asks for the passphrase"),
         KeyBinding([.character("m")], .toggleMouse,
                    description: "Mouse wheel on or off (kept). Off, the default: the terminal selects and copies "
                        + "text as usual; on: the wheel scrolls, and copying needs Shift"),

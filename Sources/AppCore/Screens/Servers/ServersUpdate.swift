@@ -55,6 +55,7 @@ extension Update {
         case .mark: markSelected(&state)
         case .markAll: markAllVisible(&state)
         case .runOnMarked: return askFleetCommand(&state)
+        case .lockVault: return lockVault(&state)
         case .collapse: toggleGroup(&state, fold: true)
         case .expand: toggleGroup(&state, fold: false)
         case .cycleOrder:
@@ -183,6 +184,7 @@ extension Update {
                                            checkedAt: result.checkedAt)
         }
         state.settings = Settings(stored: settings)
+        state.vault.idleLockMinutes = VaultState.idleLockMinutes(settings)
         if state.settings.serverOrder == .status { state.arrangeServers() }
         state.list.clamp(count: state.listLines)
         if state.list.selected == nil { state.list.selectFirst(count: state.listLines) }

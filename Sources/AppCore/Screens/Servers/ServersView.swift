@@ -11,6 +11,7 @@ enum ServersView {
         var right: [Span] = []
         if let checking = state.checking { right.append(Span("checking \(checking.done)/\(checking.total) ")) }
         if !state.fleet.marked.isEmpty { right.append(Span("\(state.fleet.marked.count) marked ")) }
+        if state.vault.exists == true { right.append(Span(state.vault.unlocked ? "vault unlocked " : "vault locked ")) }
         // The order (o) is marked on its column's title; typed text ranks by best match, which the title says.
         let narrow = buffer.size.width < 70
         let ranked = ServerFilter(list.arrangement.filter).ranks

@@ -34,7 +34,7 @@ extension Update {
 
     /// The reconnection failed: lost again, saying why; `r` tries again.
     static func reconnectFailed(_ state: inout AppState, _ reason: String) {
-        state.prompt = nil
+        PromptOverlay.closeConnectionPrompt(&state)
         state.withSession { session, _ in
             session.link = .lost(reason)
             session.appendNote("could not reconnect: " + TextSanitizer.line(reason))
@@ -47,6 +47,8 @@ extension Update {
             session.link = .up
             if let os { session.remoteOS = os }
             if let auth { session.authUsed = auth }
+            // A reconnection says again whether the vault gave its password.
+            session.loginFromVault = false
             session.appendNote("reconnected to \(session.title) at \(Self.clockTime(at)): a new session, so the "
                                + "folder and variables start afresh")
             return session.target.name

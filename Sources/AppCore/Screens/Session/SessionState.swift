@@ -21,6 +21,8 @@ struct SessionState: Sendable {
     var search: SessionSearch?
     /// How the login worked (`publickey (~/.ssh/id_ed25519)`, `password`), to save a quick-connected host.
     var authUsed: LoginMethod?
+    /// The password that logged in came from the vault (the header says `password (vault)`).
+    var loginFromVault = false
     /// Commands typed before, oldest first.
     var history: [String] = []
     /// Where Up/Down is in `history` (nil: editing a new line).

@@ -18,9 +18,10 @@ enum SessionView {
         }
         let connected = Span(link)
         let shell = Span(session.link == .up ? shellLabel(session.shellMode) : "")
-        // The shell's word gives way first when the row is short.
-        let fits = (who + [shell, connected]).reduce(0) { $0 + $1.width } < areas.header.width
-        StatusBar(left: who, right: fits ? [shell, connected] : [connected], style: Theme.title)
+        let identity = identityLabel(session.authUsed, vault: session.loginFromVault, home: state.home)
+        StatusBar(left: who, right: headerRight(who: who, identity: identity, shell: shell, connected: connected,
+                                                width: areas.header.width),
+                  style: Theme.title)
             .render(in: areas.header, buffer: &buffer)
 
         if let quick = session.quick, let table = quick.table, session.showParsed {
@@ -69,6 +70,41 @@ enum SessionView {
         }
         KeyBar(table: SessionAction.table).render(in: areas.keys, buffer: &buffer)
         return cursor
+    }
+
+    /// The header's right side on a row `width` wide: the identity that logged in, the shell's word and the
+    /// connected clock. When the row is short the shell's word gives way first, then the identity is cut (to no
+    /// less than 8 columns) or left out; the clock stays.
+    static func headerRight(who: [Span], identity: String?, shell: Span, connected: Span, width: Int) -> [Span] {
+        let used = who.reduce(0) { $0 + $1.width } + connected.width
+        guard let identity, !identity.isEmpty else {
+            return used + shell.width < width ? [shell, connected] : [connected]
+        }
+        let full = DisplayWidth.of(identity) + 2
+        if used + full + shell.width < width { return [Span(identity + "  "), shell, connected] }
+        if used + full < width { return [Span(identity + "  "), connected] }
+        let room = width - used - 1 - 2
+        guard room >= 8 else { return [connected] }
+        return [Span(DisplayWidth.truncate(identity, to: room) + "  "), connected]
+    }
+
+    /// Which identity logged in, short and safe to show: `key ~/.ssh/id_ed25519`, `agent: me@laptop`, `password`,
+    /// `password (vault)`, `keyboard-interactive`; nil before it is known. A key under `home` is written with `~`;
+    /// an agent key's comment (the agent's text) is sanitised and cut to 32 columns.
+    static func identityLabel(_ method: LoginMethod?, vault: Bool, home: String) -> String? {
+        switch method {
+        case nil: return nil
+        case .none?: return "no login needed"
+        case .keyFile(let path)?:
+            var shown = path
+            if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { shown = "~" + path.dropFirst(home.count) }
+            return "key " + TextSanitizer.line(shown)
+        case .agent(let comment)?:
+            let text = TextSanitizer.line(comment)
+            return "agent: " + DisplayWidth.truncate(text.isEmpty ? "(no comment)" : text, to: 32)
+        case .password?: return vault ? "password (vault)" : "password"
+        case .keyboardInteractive?: return vault ? "keyboard-interactive (vault)" : "keyboard-interactive"
+        }
     }
 
     /// The header's word on how commands run: one shell that lasts, or a shell per command.
