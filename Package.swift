@@ -134,9 +134,9 @@ let transferTargets: [Target] = [
 // settings and the outbox, the local user. Used by CLI and App; knows no terminal.
 let operationsTargets: [Target] = [
     .target(name: "Operations", dependencies: ["Basics", "SSH", "Inventory", "Mail", "Fleet", "Reachability", "Forwarding",
-                                               "LocalProcess", "TextWidth", "Transfer"]),
+                                               "LocalProcess", "TextWidth", "Transfer", "Vault"]),
     .testTarget(name: "OperationsTests", dependencies: ["Operations", "SSH", "Inventory", "Fleet", "Reachability",
-                                                       "Forwarding", "LocalProcess", "TestSupport", "Transfer"]),
+                                                       "Forwarding", "LocalProcess", "TestSupport", "Transfer", "Vault"]),
 ]
 
 // AppCore: the full-screen interface's pure core, organised by screen (state, messages, update -> effects, views,

@@ -154,7 +154,7 @@ struct ConnectionOptions: ParsableArguments {
         var credentials: CredentialPrompter?
         // --password-file names the password for this run: it beats the saved server's credential source.
         if let saved, password == nil,
-           let provider = CredentialSourceCheck.provider(saved.credential, vault: VaultNotBuiltIn()) {
+           let provider = CredentialSourceCheck.provider(saved.credential, vault: VaultAccess.secrets(database)) {
             credentials = CredentialPrompter(wrapping: terminal, uid: saved.uid, host: options.host,
                                              keyFiles: options.identityFiles, provider: provider,
                                              notice: { printError($0) })

@@ -95,8 +95,10 @@ struct FleetSelection {
             return checked.needsPassword
         }
         // Each server with a source of its own: its secret, fetched once before the run (a config problem first).
+        let vault = VaultAccess.secrets(database)
+        defer { vault.drop() }
         let secrets = FleetTargets.ownSecrets(profiles, options: options) {
-            CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
+            CredentialSourceCheck.provider($0, vault: vault)
         }
         let targets = picked.indices.map { i in
             var target = FleetTargets.target(profiles[i], name: picked[i].name, options: options[i],

@@ -104,8 +104,18 @@ struct VaultAccess {
     }
 }
 
-/// The vault's entry id of a saved server: the one place that names it, so a stable per-server id can replace the
-/// row id without touching the commands.
-enum VaultServerID {
-    static func of(_ server: Server) -> String { "server-\(server.id ?? 0)" }
+extension VaultAccess {
+    /// The `vault` credential source for one run of a command (one server, or a whole fleet): unlocked once, the
+    /// first time a server's secret is needed, the way every `essh vault` command unlocks (`unlock()`).
+    static func secrets(_ database: DatabaseOptions) -> VaultSecrets {
+        VaultSecrets { () throws(VaultError) -> VaultDocument in
+            let access: VaultAccess
+            do {
+                access = try VaultAccess(database: database)
+            } catch {
+                throw .noPassphrase("The settings could not be read to open the vault: \(error)")
+            }
+            return try access.unlock().document
+        }
+    }
 }

@@ -129,7 +129,7 @@ struct VaultCommand: ParsableCommand {
                 ? "Password for \(name): " : "Passphrase for \(VaultCommand.keyPath(passphrase ?? "")): ")
             let secret = Secret(taking: &bytes)
             try access.store.update(with: key) { (document: inout VaultDocument) throws(VaultError) in
-                document.set(kind, secret, id: VaultServerID.of(server), name: server.name)
+                document.set(kind, secret, id: server.uid, name: server.name)
             }
             TerminalOutput.line("Stored \(kind) for \(server.name) in the vault.")
         }
@@ -152,7 +152,7 @@ struct VaultCommand: ParsableCommand {
             let (key, document) = try access.unlock()
             // A saved server by its id; else an entry whose shown name matches (its server was removed).
             let saved = try? VaultCommand.server(named: name, database)
-            let ids = saved.map { [VaultServerID.of($0)] } ?? document.entries.filter { $0.value.name == name }.map(\.key)
+            let ids = saved.map { [$0.uid] } ?? document.entries.filter { $0.value.name == name }.map(\.key)
             guard let id = ids.first, ids.count == 1, document.entries[id] != nil else {
                 throw CommandFailure(.badInput, ids.count > 1
                     ? "Several vault entries are named \(name); nothing was removed."

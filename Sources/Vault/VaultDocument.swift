@@ -112,6 +112,15 @@ public struct VaultEntry: Codable, Equatable, Sendable {
             + answers.keys.sorted().map { .answer($0) }
     }
 
+    /// The secret of `kind`, nil when the entry holds none.
+    public func secret(_ kind: VaultSecretKind) -> Secret? {
+        switch kind {
+        case .password: return password
+        case .keyPassphrase(let path): return keyPassphrases[path]
+        case .answer(let prompt): return answers[prompt]
+        }
+    }
+
     /// True when no secret is left.
     public var isEmpty: Bool { password == nil && keyPassphrases.isEmpty && answers.isEmpty }
 }

@@ -88,14 +88,15 @@ import TestSupport
         #expect(UUID(uuidString: server["uid"] as? String ?? "") != nil)
     }
 
-    @Test func theVaultSourceSaysItIsNotInTheCommandsYet() throws {
+    @Test func aVaultSourceWithoutAVaultSaysHowToMakeOne() throws {
         let s = try TestServers.require()
         let dir = try TempDir()
         defer { dir.cleanup() }
         try addPasswordServer(s, dir, "db1", credential: "vault")
         let r = try essh(dir, ["exec", "db1", "--known-hosts", s.knownHosts, "--", "id -un"])
         #expect(r.status == 255)
-        #expect(r.err.contains("The vault is not built into this command yet"), "\(r.err)")
+        #expect(r.err.contains("The vault could not be opened: There is no vault at \(dir.path)/.local/share/essh/"
+                               + "vault.age. `essh vault init` makes one."), "\(r.err)")
     }
 
     /// The prompter itself, on a real login: a command printing a wrong password is refused by sshd, the person is
