@@ -5,6 +5,7 @@ import Inventory
 import Logging
 import Operations
 import SSH
+import Vault
 
 /// `essh key install` and `essh key generate`: putting a public key on a server (what ssh-copy-id does) and making
 /// a new key pair.
@@ -201,12 +202,23 @@ struct KeyCommand: ParsableCommand {
             "Read the passphrase from this file's first line (it must be readable by you only).", valueName: "FILE"))
         var passphraseFile: String?
 
+        @Option(name: .customLong("remember"), help: ArgumentHelp(
+            "Store the new key's passphrase in the vault for this saved server (the vault must exist: essh vault "
+            + "init); the vault is opened before the key is made.", valueName: "NAME"),
+            completion: ServerCompletion.names)
+        var remember: String?
+
+        @OptionGroup var database: DatabaseOptions
+
         func validate() throws {
             guard KeyGeneration.KeyType(rawValue: type) != nil else {
                 throw ValidationError("--type \(type): use ed25519, ecdsa or rsa.")
             }
             if noPassphrase && passphraseFile != nil {
                 throw ValidationError("--no-passphrase and --passphrase-file contradict each other: give one.")
+            }
+            if noPassphrase && remember != nil {
+                throw ValidationError("--remember stores the key's passphrase, and --no-passphrase makes none: give one.")
             }
         }
 
@@ -222,11 +234,31 @@ struct KeyCommand: ParsableCommand {
             let generation = KeyGeneration(type: keyType, bits: bits, file: path,
                                            comment: comment ?? "\(LocalUser.name)@\(ProcessInfo.processInfo.hostName)")
             try generation.check()
+            // The vault is opened (and the server found) before anything is made: a key whose passphrase was to be
+            // remembered is not made when it cannot be.
+            let vault = try remember.map { name in
+                let server = try VaultCommand.server(named: name, database)
+                let access = try VaultAccess(database: database)
+                return (server: server, access: access, key: try access.unlock().key)
+            }
             var passphrase = try self.passphrase()
             defer { for i in passphrase.indices { passphrase[i] = 0 } }
             let key = try generation.generate(passphrase: passphrase, askpass: try Askpass.executable())
             TerminalOutput.write("Made \(path) (private, mode 600\(passphrase.isEmpty ? ", no passphrase" : "")) "
                                  + "and \(path).pub.\n\(key.fingerprint) \(key.comment) (\(key.type))\n")
+            if let vault {
+                var copy = passphrase
+                let keyPath = VaultCommand.keyPath(path)
+                do {
+                    try vault.access.remember(.keyPassphrase(keyPath), Secret(taking: &copy), for: vault.server,
+                                              key: vault.key)
+                } catch {
+                    let how = "essh vault set \(vault.server.name) --passphrase \(keyPath)"
+                    throw CommandFailure(.failed, "The key was made, but its passphrase was not stored in the vault: "
+                                         + error.message + " Store it with: " + how)
+                }
+                TerminalOutput.line("Stored its passphrase for \(vault.server.name) in the vault.")
+            }
         }
 
         /// The passphrase as bytes: empty with --no-passphrase, the file's first line, else asked twice on the

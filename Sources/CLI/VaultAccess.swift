@@ -49,6 +49,13 @@ struct VaultAccess {
         return try store.unlock(passphrase: passphrase)
     }
 
+    /// Stores one secret of a saved server under its stable id: `essh vault set` and `essh key generate --remember`.
+    func remember(_ kind: VaultSecretKind, _ secret: Secret, for server: Server, key: AgeKey) throws(VaultError) {
+        try store.update(with: key) { (document: inout VaultDocument) throws(VaultError) in
+            document.set(kind, secret, id: server.uid, name: server.name)
+        }
+    }
+
     /// A new vault passphrase: `input`'s file or descriptor, else the passphrase command, else the terminal twice.
     func newPassphrase(_ input: SecretInput) throws -> [UInt8] {
         if !input.given && !settings.vaultPassphraseCommand.isEmpty {

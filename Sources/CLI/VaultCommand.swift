@@ -127,10 +127,7 @@ struct VaultCommand: ParsableCommand {
             let what = kind == .password ? "the password of \(name)" : "the passphrase of \(VaultCommand.keyPath(passphrase ?? ""))"
             var bytes = try input.read(what: what, prompt: kind == .password
                 ? "Password for \(name): " : "Passphrase for \(VaultCommand.keyPath(passphrase ?? "")): ")
-            let secret = Secret(taking: &bytes)
-            try access.store.update(with: key) { (document: inout VaultDocument) throws(VaultError) in
-                document.set(kind, secret, id: server.uid, name: server.name)
-            }
+            try access.remember(kind, Secret(taking: &bytes), for: server, key: key)
             TerminalOutput.line("Stored \(kind) for \(server.name) in the vault.")
         }
     }

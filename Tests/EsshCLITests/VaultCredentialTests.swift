@@ -173,4 +173,44 @@ import TestSupport
         #expect(home.unlocks - before == 1, "one unlock for the whole run")
         #expect(!r.out.contains(s.password) && !r.err.contains(s.password))
     }
+
+    @Test func aKeysPassphraseComesFromTheVault() throws {
+        let s = try TestServers.require()
+        let home = try Home()
+        defer { home.cleanup() }
+        let key = s.key("id_ed25519_pass")
+        var r = try home.essh(["servers", "add", "kp", "--host", s.host, "--port", String(s.port), "--user", s.user,
+                               "--key", key, "--credential", "vault"])
+        #expect(r.status == 0, "\(r.err)")
+        let file = home.writePrivate(s.passphrase + "\n", "key-passphrase")
+        r = try home.essh(["vault", "set", "kp", "--passphrase", key, "--secret-file", file])
+        unlink(file)
+        #expect(r.status == 0, "\(r.err)")
+        r = try home.essh(["exec", "kp", "--known-hosts", s.knownHosts, "-v", "--", "id -un"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == s.user + "\n")
+        #expect(r.err.contains("id_ed25519_pass"), "logged in with the key: \(r.err)")
+        #expect(!r.err.contains(s.passphrase) && !r.out.contains(s.passphrase))
+    }
+
+    @Test func aGeneratedKeysPassphraseIsRememberedForAServer() throws {
+        let s = try TestServers.require()
+        let home = try Home()
+        defer { home.cleanup() }
+        try home.addServer(s, "box", credential: "vault")
+        let passphrase = home.writePrivate("new key passphrase\n", "new-passphrase")
+        let keyFile = home.dir.file("id_new")
+        var r = try home.essh(["key", "generate", "--file", keyFile, "--passphrase-file", passphrase,
+                               "--remember", "box"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("Stored its passphrase for box in the vault."), "\(r.out)")
+        r = try home.essh(["vault", "list", "--json"])
+        #expect(r.out.contains(keyFile) && !r.out.contains("new key passphrase"), "\(r.out)")
+
+        // No such server: refused before any key is made.
+        r = try home.essh(["key", "generate", "--file", home.dir.file("id_other"), "--passphrase-file", passphrase,
+                           "--remember", "nosuch"])
+        #expect(r.status != 0 && r.err.contains("nosuch"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: home.dir.file("id_other")))
+    }
 }
