@@ -127,13 +127,9 @@ package struct AppState: Sendable {
         if case .fleet(let run) = screen { return run.isRunning } else { return false }
     }
 
-    /// The idle lock's minutes: the typed setting once Operations' table has `vault.idle_lock` (so a change on the
-    /// Settings screen counts at once), else the value stored at the last load.
-    var vaultIdleLockMinutes: Int {
-        let key = VaultState.idleLockSetting
-        guard Settings.field(key) != nil else { return vault.idleLockMinutes }
-        return VaultState.idleLockMinutes([key: settings.text(for: key)])
-    }
+    /// The idle lock's minutes: the typed setting `vault.idle_lock` (1 to 1440, default 15), so a change on the
+    /// Settings screen counts at once.
+    var vaultIdleLockMinutes: Int { settings.vaultIdleLock }
 
     /// How often time must tick on this screen (the spinner, the session clock, periodic checks); nil: never.
     package var tickInterval: Duration? {

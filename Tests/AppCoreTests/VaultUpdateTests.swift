@@ -117,12 +117,13 @@ struct VaultUpdateTests {
         #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(7200))) == [])
     }
 
-    @Test func theIdleTimeIsTheSettingsAndZeroNeverLocks() {
+    @Test func theIdleTimeIsTheSettingsAndOutOfRangeIsTheDefault() {
         var state = Self.unlocked(minutes: "2")
         #expect(Update.update(&state, .tick(Fixtures.now.addingTimeInterval(120))) == [.vault(.lock)])
-        var never = Self.unlocked(minutes: "0")
-        #expect(Update.update(&never, .tick(Fixtures.now.addingTimeInterval(86_400))) == [])
-        #expect(never.vault.unlocked)
+        // 0 is outside the setting's 1 to 1440: the default 15, so an unlocked vault always locks in the end.
+        var zero = Self.unlocked(minutes: "0")
+        #expect(Update.update(&zero, .tick(Fixtures.now.addingTimeInterval(14 * 60))) == [])
+        #expect(Update.update(&zero, .tick(Fixtures.now.addingTimeInterval(15 * 60 + 1))) == [.vault(.lock)])
         #expect(VaultState.idleLockMinutes([VaultState.idleLockSetting: "soon"]) == 15, "unreadable: the default")
     }
 

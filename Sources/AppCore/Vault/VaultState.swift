@@ -3,7 +3,7 @@ import Foundation
 /// What the interface knows of the vault (the secrets themselves never reach the core): whether one exists, whether
 /// it is unlocked and when a secret was last taken from it (the idle lock's clock), and the idle lock's minutes.
 struct VaultState: Sendable, Equatable {
-    /// The setting naming the idle lock's minutes (`essh config vault.idle_lock 15`); 0 never locks on idle.
+    /// The setting naming the idle lock's minutes (`essh config vault.idle_lock 15`).
     static let idleLockSetting = "vault.idle_lock"
     static let defaultIdleLockMinutes = 15
 
@@ -17,12 +17,10 @@ struct VaultState: Sendable, Equatable {
     /// "No vault yet" was said once this run: a login with a typed password does not say it again.
     var saidNoVault = false
 
-    /// The idle lock's minutes from the stored settings: the value of `vault.idle_lock` when it is a whole number of
-    /// minutes, else the default.
+    /// The idle lock's minutes from the stored settings: Operations' typed table reads `vault.idle_lock` (1 to
+    /// 1440; anything else is the default, so the vault always locks in the end).
     static func idleLockMinutes(_ stored: [String: String]) -> Int {
-        guard let text = stored[idleLockSetting]?.trimmingCharacters(in: .whitespaces), let minutes = Int(text),
-              minutes >= 0 else { return defaultIdleLockMinutes }
-        return minutes
+        Settings(stored: stored).vaultIdleLock
     }
 
     /// Whether the key should be dropped now: unlocked, an idle lock of `minutes` set, and that long since the last
