@@ -162,4 +162,31 @@ struct TUIVaultTests {
         #expect(list.out.contains("password"))
         #expect(!list.out.contains(servers.password), "names and kinds, never the secret")
     }
+    /// With `essh vault unlock`'s agent running, the interface takes its key: unlocked from the start, nothing asked.
+    @Test func theUnlockAgentsKeyIsUsedWithoutAsking() throws {
+        let servers = try TestServers.require()
+        let home = try VaultHome()
+        defer { home.dir.cleanup() }
+        try home.saveServer("box", servers, credential: "vault")
+        try home.write(servers.password, to: "secret")
+        #expect(try home.unlocked(["vault", "set", "box", "--secret-file", home.dir.file("secret")]).status == 0)
+        let unlock = try home.unlocked(["vault", "unlock", "--for", "120"])
+        #expect(unlock.status == 0, "\(unlock.err)")
+        defer { _ = try? home.essh(["vault", "lock"]) }
+
+        let essh = try home.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "vault unlocked")
+        try tmux.press("Enter")
+        var asked = false
+        try tmux.waitFor("the session, logged in by the agent's key") { screen in
+            asked = asked || screen.contains { $0.contains("Vault passphrase:") || $0.contains("Password for") }
+            return screen.contains { $0.contains("password (vault)") }
+        }
+        #expect(!asked)
+        try essh.endSession()
+        try tmux.press("Enter")
+        try essh.quit()
+    }
 }
