@@ -42,11 +42,21 @@ struct TUIVaultTests {
             return try essh(args)
         }
 
-        /// Saves the test sshd as `name`, logging in with a password from `credential`.
-        func saveServer(_ name: String, _ servers: TestServers, credential: String) throws {
-            let add = try essh(["servers", "add", name, "--host", servers.host, "--port", "\(servers.port)",
+        /// Saves the test sshd as `name` (at `host`, else the harness's), logging in with a password from
+        /// `credential`.
+        func saveServer(_ name: String, _ servers: TestServers, credential: String, host: String? = nil) throws {
+            let add = try essh(["servers", "add", name, "--host", host ?? servers.host, "--port", "\(servers.port)",
                                 "--user", servers.user, "--auth", "password", "--credential", credential])
             guard add.status == 0 else { throw TmuxSession.Failure(description: "servers add: \(add.err)") }
+        }
+
+        /// Saves `name` with the vault as its source and stores the test sshd's password for it.
+        func saveVaultServer(_ name: String, _ servers: TestServers, host: String? = nil) throws {
+            try saveServer(name, servers, credential: "vault", host: host)
+            try write(servers.password, to: "secret")
+            defer { try? FileManager.default.removeItem(atPath: dir.file("secret")) }
+            let set = try unlocked(["vault", "set", name, "--secret-file", dir.file("secret")])
+            guard set.status == 0 else { throw TmuxSession.Failure(description: "vault set: \(set.err)") }
         }
 
         /// essh in tmux on this folder's database, vault and runtime folder.
@@ -187,6 +197,51 @@ struct TUIVaultTests {
         #expect(!asked)
         try essh.endSession()
         try tmux.press("Enter")
+        try essh.quit()
+    }
+    /// The Files screen's own login to a vault server takes the vault's password (the passphrase asked once).
+    @Test func theFilesScreenLogsInToAVaultServerFromTheVault() throws {
+        let servers = try TestServers.require()
+        let home = try VaultHome()
+        defer { home.dir.cleanup() }
+        try home.saveVaultServer("box", servers)
+        let essh = try home.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "box")
+        try tmux.press("f")
+        try tmux.waitFor(text: "Vault passphrase:")
+        try tmux.type(Self.passphrase)
+        try tmux.press("Enter")
+        var asked = false
+        try tmux.waitFor("the Files screen on box") { screen in
+            asked = asked || screen.contains { $0.contains("Password for") }
+            return screen.contains { $0.contains("box: \(servers.home)") }
+        }
+        #expect(!asked, "the server's password came from the vault")
+    }
+
+    /// A fleet run over two vault servers: no shared password asked, the vault passphrase once, both log in.
+    @Test func aFleetRunGivesEachVaultServerItsOwnPasswordAfterOnePassphrase() throws {
+        let servers = try TestServers.require()
+        let home = try VaultHome()
+        defer { home.dir.cleanup() }
+        try home.saveVaultServer("pw1", servers, host: "127.0.0.2")
+        try home.saveVaultServer("pw2", servers, host: "127.0.0.3")
+        let essh = try home.start()
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "pw2")
+        try tmux.press("*", "x")
+        try tmux.waitFor(text: "Command to run on 2 servers")
+        try tmux.type("id -un")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Vault passphrase:")
+        #expect(try !tmux.screen().contains { $0.contains("Password for the") }, "no shared password for them")
+        try tmux.type(Self.passphrase)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "2 servers: 2 ok in ")
+        try tmux.press("Escape")
         try essh.quit()
     }
 }
