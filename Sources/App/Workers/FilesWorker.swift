@@ -46,7 +46,7 @@ final class FilesWorker: Sendable {
     private let savedServer: (@Sendable (String) throws -> Server?)?
     /// Asks the person what a login needs (host key, password): the session worker's broker, whose answers the
     /// prompt overlay sends back.
-    private let prompter: any Prompter
+    private let prompter: PromptBroker
     /// The open session's working folder after its last command (F11 starts there).
     private let sessionFolder: @Sendable () -> String?
     /// The vault's secrets for this screen's logins, and for its copies to servers (nil: no vault wired in).
@@ -62,7 +62,7 @@ final class FilesWorker: Sendable {
     private let running = DispatchGroup()
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: any Prompter,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: PromptBroker,
          sessionFolder: @escaping @Sendable () -> String?, secrets: InterfaceSecrets? = nil,
          runSecrets: InterfaceSecrets? = nil, inventory: Inventory? = nil) {
         self.secrets = secrets
@@ -106,6 +106,9 @@ final class FilesWorker: Sendable {
         previous.cancel?.cancel()
         let name = server.name ?? server.host
         let folder = start == .sessionFolder ? sessionFolder() : nil
+        // A new connection asks its own questions: a session ended before (which cancelled the broker's questions)
+        // must not answer this one's password or vault passphrase with nothing.
+        prompter.reset()
         queue.async { [self] in
             Self.end(previous)
             listLocalStart(session: session, localStart)
