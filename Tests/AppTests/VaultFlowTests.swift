@@ -14,8 +14,9 @@ import TUIKit
 /// the next login asks again; Esc there falls back to the server's password.
 @Suite("The vault through the interface")
 struct VaultFlowTests {
-    /// Logs in with the vault's password when it can be had, else asks the person (as wt-cred's
-    /// `CredentialPrompter` over `InterfaceSecrets` will); records where each password came from.
+    /// Logs in with the vault's password when it can be had, else asks the person (as `CredentialPrompter` over
+    /// `InterfaceSecrets` does, for an `ask` server here); records where each password came from. The last test
+    /// goes through the real `CredentialPrompter`.
     final class VaultFirstOpener: SessionOpener {
         let secrets = Mutex<InterfaceSecrets?>(nil)
         let sources = Mutex<[String]>([])
