@@ -153,6 +153,7 @@ let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
         "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding", "Transfer",
+        "Vault",
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
@@ -160,7 +161,7 @@ let appTargets: [Target] = [
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding", "Transfer",
+        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding", "Transfer", "Vault",
     ]),
     .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
 ]

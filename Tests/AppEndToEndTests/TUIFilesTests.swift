@@ -227,6 +227,28 @@ struct TUIFilesTests {
         #expect(try !tmux.screen().contains { $0.contains(s.password) })
     }
 
+    /// After a session was ended (which gives up its connection's questions), the Files screen's own login still
+    /// asks its password: it used to get no answer at once and fail with "none given".
+    @Test func theFilesScreenAsksItsPasswordAfterASessionEnded() throws {
+        let s = try TestServers.require()
+        let essh = try EsshInTmux(servers: [.init("akey"), .init("pw", login: .password)], width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "pw")
+        try tmux.press("Home")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Type a command")
+        try essh.endSession()
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "akey")
+        try tmux.press("End")
+        try tmux.press("f")
+        try tmux.waitFor(text: "Password for")
+        try tmux.type(s.password)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "pw: \(s.home)")
+    }
+
     @Test func aServerBehindABastionIsReachedThroughItsJumpHost() throws {
         let s = try TestServers.require()
         let dir = try TempDir()

@@ -12,7 +12,8 @@ struct TUISessionShellTests {
 
     @Test func cdPersistsEscKeepsTheShellAndExitGivesAFreshOneWithANotice() throws {
         let servers = try TestServers.require()
-        let essh = try EsshInTmux(servers: [.box()])
+        // Wide enough for the header to keep the shell's word beside the key's full path (a worktree's path is long).
+        let essh = try EsshInTmux(servers: [.box()], width: 140)
         defer { essh.stop() }
         let tmux = essh.tmux
         try tmux.waitFor("box with its latency") { $0.contains { $0.contains("box") && $0.contains(" ms") } }

@@ -143,4 +143,36 @@ struct FleetWorkerTests {
         #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == nil)
         #expect(targets[2].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "shared")
     }
+    /// Password servers whose source is the vault get each their own password from it, through one passphrase
+    /// question for the whole run (not a connection's: it is the run's); a server the vault has nothing for is
+    /// reported without a password, and the next run (the vault still open) asks nothing.
+    @Test func vaultServersGetTheirOwnPasswordsWithOnePassphraseQuestion() {
+        var web = target("web", auth: .password), db = target("db", auth: .password)
+        var gone = target("gone", auth: .password)
+        web.credential = .vault
+        web.uid = "uid-web"
+        db.credential = .vault
+        db.uid = "uid-db"
+        gone.credential = .vault
+        gone.uid = "uid-gone"
+        let vault = InterfaceSecretsTests.FakeVault(entries: [
+            InterfaceSecretsTests.FakeVault.key("uid-web", .password): "web-pass",
+            InterfaceSecretsTests.FakeVault.key("uid-db", .password): "db-pass",
+        ])
+        let person = InterfaceSecretsTests.Person(answers: ["correct horse"])
+        defer { person.finish() }
+        let secrets = InterfaceSecretsTests.secrets(vault, person).sibling(forRuns: true)
+        let targets = FleetWorker.fleetTargets([web, db, gone], knownHosts: "", password: "shared",
+                                               environment: ["HOME": "/h"], localUser: "me", vault: secrets)
+        #expect(targets[0].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "web-pass")
+        #expect(targets[1].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == "db-pass")
+        #expect(targets[2].problem?.status == .authFailed)
+        #expect(targets[2].prompter.password(user: "admin", host: "10.0.0.5", attempt: 1) == nil, "never the shared one")
+        #expect(person.questions.map(\.kind) == [.vaultPassphrase(attempt: 1, problem: nil, purpose: .fleetRun)])
+        #expect(!person.questions[0].belongsToConnection)
+        _ = FleetWorker.fleetTargets([web], knownHosts: "", password: nil, environment: ["HOME": "/h"],
+                                     localUser: "me", vault: secrets)
+        #expect(person.questions.count == 1)
+        #expect(vault.unlocks == 1)
+    }
 }

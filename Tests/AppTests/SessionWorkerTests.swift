@@ -36,8 +36,13 @@ final class SessionWorkerTests {
         }
         private let gate = Mutex<DispatchSemaphore?>(nil)
 
+        /// Who logged in.
+        let loginIdentity: LoginIdentity
+
         init(output: String = "", exit: CommandExit = CommandExit(status: 0, signal: nil), keepaliveFails: Bool = false,
-             shell: Result<ShellMode, SSHError> = .success(.persistent), notice: ShellNotice? = nil) {
+             shell: Result<ShellMode, SSHError> = .success(.persistent), notice: ShellNotice? = nil,
+             identity: LoginIdentity = .password) {
+            loginIdentity = identity
             self.output = Array(output.utf8)
             self.exit = exit
             self.keepaliveFails = keepaliveFails
@@ -51,7 +56,6 @@ final class SessionWorkerTests {
         }
 
         var isConnected: Bool { !log.contains("disconnect") }
-        var loginMethod: LoginMethod { .password }
         var logDescription: String { "(127.0.0.1:22), SSH-2.0-Fake, host key SHA256:fake" }
 
         func run(_ command: String, timeout: Double?, cancel: Cancellation?, stop: StopEscalation,
@@ -136,6 +140,33 @@ final class SessionWorkerTests {
 
     private static func shellModes(_ messages: [Message]) -> [(ShellMode, String?)] {
         messages.compactMap { if case .shellMode(let mode, let notice) = $0 { (mode, notice) } else { nil } }
+    }
+
+    /// The agent key that logged in to a saved server is remembered in the inventory (offered first next time); a
+    /// password login leaves what is stored.
+    @Test func theKeyThatLoggedInIsRemembered() throws {
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web1", host: "10.0.0.5", port: 22, user: "admin", auth: .agent,
+                                           os: .linux))
+        let saved = try #require(try inventory.findServer(named: "web1"))
+        let posted = Posted()
+        let key = LoginIdentity.agentKey(comment: "me@laptop", fingerprint: "SHA256:abc")
+        let worker = SessionWorker(opener: FakeOpener(session: FakeSession(identity: key)), post: posted.post,
+                                   log: AppLog(environment: ["XDG_STATE_HOME": state.path]),
+                                   environment: ["HOME": "/nonexistent"], localUser: "me", inventory: inventory)
+        worker.connect(ConnectionProfile(server: saved), knownHosts: "")
+        _ = posted.wait { !Self.shellModes($0).isEmpty }
+        #expect(try inventory.findServer(named: "web1")?.lastIdentity == key.preferred?.storedText)
+        #expect(key.preferred != nil)
+
+        let passwordWorker = SessionWorker(opener: FakeOpener(session: FakeSession()), post: posted.post,
+                                           log: AppLog(environment: ["XDG_STATE_HOME": state.path]),
+                                           environment: ["HOME": "/nonexistent"], localUser: "me",
+                                           inventory: inventory)
+        passwordWorker.connect(ConnectionProfile(server: try #require(try inventory.findServer(named: "web1"))),
+                               knownHosts: "")
+        passwordWorker.waitUntilIdle(seconds: 5)
+        #expect(try inventory.findServer(named: "web1")?.lastIdentity == key.preferred?.storedText)
     }
 
     @Test func theShellStartsAfterConnectingAndTheHeaderLearnsItsMode() {

@@ -14,8 +14,9 @@ import TUIKit
 /// the next login asks again; Esc there falls back to the server's password.
 @Suite("The vault through the interface")
 struct VaultFlowTests {
-    /// Logs in with the vault's password when it can be had, else asks the person (as wt-cred's
-    /// `CredentialPrompter` over `InterfaceSecrets` will); records where each password came from.
+    /// Logs in with the vault's password when it can be had, else asks the person (as `CredentialPrompter` over
+    /// `InterfaceSecrets` does, for an `ask` server here); records where each password came from. The last test
+    /// goes through the real `CredentialPrompter`.
     final class VaultFirstOpener: SessionOpener {
         let secrets = Mutex<InterfaceSecrets?>(nil)
         let sources = Mutex<[String]>([])
@@ -129,5 +130,73 @@ struct VaultFlowTests {
         // Declined during that login: no offer to remember the typed password.
         #expect(!terminal.frames.contains { $0.contains { $0.contains("Remember this password") } })
         #expect(!vault.isUnlocked, "quitting leaves it locked")
+    }
+    /// Logs in with the first password the prompter gives that is `accepted` (at most 3 asked, as libssh2's
+    /// password loop), recording each one given.
+    final class PasswordOpener: SessionOpener {
+        let accepted: String
+        let given = Mutex<[String]>([])
+
+        init(accepted: String) { self.accepted = accepted }
+
+        func open(_ options: ConnectOptions, prompter: any Prompter, cancel: Cancellation,
+                  onStage: (ConnectStage) -> Void) throws(SSHError) -> any OpenSession {
+            onStage(.authenticating(method: "password"))
+            for attempt in 1...3 {
+                guard let password = prompter.password(user: options.user, host: options.host, attempt: attempt) else {
+                    break
+                }
+                given.withLock { $0.append(password) }
+                if password == accepted { return SessionWorkerTests.FakeSession() }
+            }
+            throw SSHError(.authenticationFailed, "password", "Refused.")
+        }
+    }
+
+    /// A saved server whose source is the vault, through the real `CredentialPrompter` over `InterfaceSecrets`: the
+    /// vault's password is refused, the person is asked once, the offer to update the vault is taken, and the next
+    /// connection logs in with the updated password without a question.
+    @Test func aVaultServersRefusedPasswordIsAskedOnceThenUpdatedAndUsed() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let inventory = try Inventory()
+        try inventory.addServer(ServerDraft(name: "web1", host: "127.0.0.1", port: 1, user: "nobody", auth: .password,
+                                           os: .linux, credential: .vault))
+        let uid = try #require(try inventory.findServer(named: "web1")).uid
+        let vault = InterfaceSecretsTests.FakeVault(entries: [
+            InterfaceSecretsTests.FakeVault.key(uid, .password): "old-pass",
+        ])
+        func typing(_ text: String, when shown: String) -> [(waitFor: String, key: Key)] {
+            text.map { (waitFor: shown, key: Key.character($0)) }
+        }
+        let script: [(waitFor: String, key: Key)] = [(waitFor: "web1", key: .enter)]
+            + typing("correct horse", when: "Vault passphrase:")
+            + [(waitFor: "Vault passphrase:", key: .enter)]
+            + typing("s3cret", when: "Password for")
+            + [(waitFor: "Password for", key: .enter),
+               (waitFor: "Update the vault?", key: .character("y")),
+               (waitFor: "is in the vault now", key: .function(10)),
+               (waitFor: "Session summary", key: .enter),
+               (waitFor: "vault unlocked", key: .enter),
+               (waitFor: "password (vault)", key: .function(10)),
+               (waitFor: "Session summary", key: .enter),
+               (waitFor: "eSSH — Servers", key: .character("q"))]
+        let terminal = FlowTerminal(script)
+        let queue = MessageQueue(waker: terminal.waker)
+        let environment = ["HOME": dir.path, "XDG_STATE_HOME": dir.file("state")]
+        let opener = PasswordOpener(accepted: "s3cret")
+        let live = LiveEffects(inventory: inventory, queue: queue, environment: environment, localUser: "me",
+                               opener: opener, vault: vault, serverUID: { try inventory.findServer(named: $0)?.uid })
+        let runtime = AppRuntime(terminal: terminal, effects: live, queue: queue, environment: environment,
+                                 localUser: "me", unicode: true)
+        try runtime.run()
+        #expect(!terminal.timedOut, "last screen: \(terminal.frames.last ?? [])")
+        #expect(opener.given.withLock { $0 } == ["old-pass", "s3cret", "s3cret"],
+                "the refused stored password once, the typed one, then the updated stored one")
+        #expect(vault.unlocks == 1)
+        #expect(vault.contents.withLock { $0.remembered.map(\.uid) } == [uid])
+        #expect(terminal.frames.contains { $0.contains { $0.contains("Wrong password, try again") } },
+                "the question after the refusal says so")
+        #expect(!terminal.frames.joined().joined().contains("s3cret"), "never drawn")
     }
 }

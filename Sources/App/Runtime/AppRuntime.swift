@@ -39,7 +39,11 @@ final class AppRuntime {
     convenience init(terminal: any Terminal, inventory: Inventory, environment: [String: String], localUser: String,
                      unicode: Bool) {
         let queue = MessageQueue(waker: terminal.waker)
-        let live = LiveEffects(inventory: inventory, queue: queue, environment: environment, localUser: localUser)
+        // The vault file the command line uses, or the unlock agent's key; a saved server's vault entries are keyed
+        // by its stable uid.
+        let live = LiveEffects(inventory: inventory, queue: queue, environment: environment, localUser: localUser,
+                               vault: StoreVault(environment: environment),
+                               serverUID: { name in try inventory.findServer(named: name)?.uid })
         self.init(terminal: terminal, effects: live, queue: queue, environment: environment, localUser: localUser,
                   unicode: unicode)
     }

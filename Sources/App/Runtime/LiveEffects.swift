@@ -35,13 +35,19 @@ final class LiveEffects: EffectHandler {
                              context: ConnectionProfile.Context(environment: environment, localUser: localUser,
                                                                 savedServer: savedServer))
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser,
-                                savedServer: savedServer, vault: interfaceVault, serverUID: serverUID)
+                                savedServer: savedServer, vault: interfaceVault, serverUID: serverUID,
+                                inventory: inventory)
         vault = session.secrets.map { VaultWorker(secrets: $0, post: post) }
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
-        fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer)
+        // Fleet runs and the Files screen ask the same vault, through states of their own (a run unlocks it once).
+        let runSecrets = session.secrets?.sibling(forRuns: true)
+        fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
+                            secrets: runSecrets, inventory: inventory)
         let sessionWorker = session
         files = FilesWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
-                            prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory })
+                            prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory },
+                            secrets: session.secrets?.sibling(forRuns: false), runSecrets: runSecrets,
+                            inventory: inventory)
         tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
             context: ConnectionProfile.Context(environment: environment, localUser: localUser),
             savedServer: savedServer)).opener)

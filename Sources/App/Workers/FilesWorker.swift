@@ -46,9 +46,14 @@ final class FilesWorker: Sendable {
     private let savedServer: (@Sendable (String) throws -> Server?)?
     /// Asks the person what a login needs (host key, password): the session worker's broker, whose answers the
     /// prompt overlay sends back.
-    private let prompter: any Prompter
+    private let prompter: PromptBroker
     /// The open session's working folder after its last command (F11 starts there).
     private let sessionFolder: @Sendable () -> String?
+    /// The vault's secrets for this screen's logins, and for its copies to servers (nil: no vault wired in).
+    private let secrets: InterfaceSecrets?
+    private let runSecrets: InterfaceSecrets?
+    /// Where the key that logged in to a saved server is remembered (`IdentityMemory`); nil: nowhere.
+    private let inventory: Inventory?
     private let queue = DispatchQueue(label: "essh.app.files")
     private let copyQueue = DispatchQueue(label: "essh.app.files.copy")
     private let local = LocalFiles()
@@ -57,8 +62,12 @@ final class FilesWorker: Sendable {
     private let running = DispatchGroup()
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: any Prompter,
-         sessionFolder: @escaping @Sendable () -> String?) {
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: PromptBroker,
+         sessionFolder: @escaping @Sendable () -> String?, secrets: InterfaceSecrets? = nil,
+         runSecrets: InterfaceSecrets? = nil, inventory: Inventory? = nil) {
+        self.secrets = secrets
+        self.runSecrets = runSecrets
+        self.inventory = inventory
         self.post = post
         self.environment = environment
         self.localUser = localUser
@@ -97,6 +106,9 @@ final class FilesWorker: Sendable {
         previous.cancel?.cancel()
         let name = server.name ?? server.host
         let folder = start == .sessionFolder ? sessionFolder() : nil
+        // A new connection asks its own questions: a session ended before (which cancelled the broker's questions)
+        // must not answer this one's password or vault passphrase with nothing.
+        prompter.reset()
         queue.async { [self] in
             Self.end(previous)
             listLocalStart(session: session, localStart)
@@ -104,9 +116,17 @@ final class FilesWorker: Sendable {
                                                                   environment: environment, localUser: localUser,
                                                                   savedServer: savedServer)
             if let problem { return post(.files(.connectionFailed(session: session, problem))) }
+            // A saved server's stored secret, as a session from the list gets it (nothing is offered to the vault
+            // from here: the typed password is dropped).
+            secrets?.beginLogin(server: server.isSaved ? server.name : nil)
+            let credentials = SessionWorker.credentialPrompter(for: server, host: options.host,
+                                                               keyFiles: options.identityFiles, wrapping: prompter,
+                                                               secrets: secrets, post: post)
             let ssh: SSHSession
             do throws(SSHError) {
-                ssh = try SSHSession.connect(options, prompter: prompter, cancel: cancel)
+                defer { _ = credentials?.takeTypedPassword() }
+                ssh = try SSHSession.connect(options, prompter: credentials ?? prompter, cancel: cancel)
+                _ = try? IdentityMemory.record(ssh.loginIdentity, for: server, in: inventory)
             } catch {
                 let text = error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)
                 return post(.files(.connectionFailed(session: session, text)))
@@ -398,9 +418,6 @@ final class FilesWorker: Sendable {
     /// server's result as it finishes.
     private func copyToServers(session: Int, id: Int, servers: [ConnectionProfile], sources: [[UInt8]],
                                destination: [UInt8], knownHosts: String, parallel: Int) {
-        let targets = FleetWorker.fleetTargets(servers, knownHosts: knownHosts, password: nil,
-                                               environment: environment, localUser: localUser,
-                                               savedServer: savedServer)
         var options = TransferOptions()
         options.recursive = true
         let copy = FleetCopy(request: TransferRequest(direction: .upload, sources: sources, destination: destination,
@@ -413,6 +430,10 @@ final class FilesWorker: Sendable {
         let post = post
         let started = PlainThread.start { [self] in
             defer { running.leave() }
+            // On the copy's thread: reading the servers' own secrets may ask the vault passphrase.
+            let targets = FleetWorker.fleetTargets(servers, knownHosts: knownHosts, password: nil,
+                                                   environment: environment, localUser: localUser,
+                                                   savedServer: savedServer, vault: runSecrets, inventory: inventory)
             _ = runner.run(targets, command: "", onFinish: { index, result in
                 post(.files(.serverCopied(session: session, id: id, index: index, Self.serverCopy(result))))
             })
@@ -421,9 +442,9 @@ final class FilesWorker: Sendable {
         if !started {
             running.leave()
             shared.withLock { $0.runners[ObjectIdentifier(runner)] = nil }
-            for (index, target) in targets.enumerated() {
+            for (index, server) in servers.enumerated() {
                 post(.files(.serverCopied(session: session, id: id, index: index, FilesServerCopy(
-                    server: target.name, status: FleetStatus.failed.rawValue,
+                    server: server.name ?? server.host, status: FleetStatus.failed.rawValue,
                     lines: ["The system refused a thread for the copy."]))))
             }
         }

@@ -26,12 +26,19 @@ final class FleetWorker: Sendable {
 
     /// Saved servers by name, for jump hosts naming one.
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// The vault's secrets for runs (`InterfaceSecrets.sibling(forRuns: true)`; nil: no vault wired in).
+    private let secrets: InterfaceSecrets?
+    /// Where the key that logged in to each saved server is remembered (`IdentityMemory`); nil: nowhere.
+    private let inventory: Inventory?
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, secrets: InterfaceSecrets? = nil,
+         inventory: Inventory? = nil,
          executor: any FleetExecutor = SSHFleetExecutor(), checkExecutor: any FleetExecutor = PasswordLoginProbe()) {
         self.post = post
         self.savedServer = savedServer
+        self.secrets = secrets
+        self.inventory = inventory
         self.environment = environment
         self.localUser = localUser
         self.executor = executor
@@ -56,27 +63,33 @@ final class FleetWorker: Sendable {
 
     /// The servers of a run as fleet targets, with the connection options a connection from the Servers screen
     /// uses. The password asked before the run goes only to the servers saved as logging in with one; `checked`
-    /// (by name) is what the check before the password found.
+    /// (by name) is what the check before the password found. A password server whose source is the vault or a
+    /// command gets its own secret, read once before the run (`vault`: the fleet runs' `InterfaceSecrets`, which
+    /// asks the vault passphrase at most once for the run — so this may wait for the person: never on the UI
+    /// thread). Each saved server's login is remembered in `inventory` (`IdentityMemory`).
     static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
                              checked: [String: FleetTarget.Problem] = [:], environment: [String: String],
                              localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
-                             secrets: (CredentialSource) -> (any SecretProvider)? = {
-                                 CredentialSourceCheck.provider($0, vault: VaultNotBuiltIn())
-                             })
+                             vault: InterfaceSecrets? = nil, inventory: Inventory? = nil)
         -> [FleetTarget]
     {
         let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser,
                                      savedServer: savedServer)
         // Each password server with a source of its own: its secret, read once before the run.
-        let own = FleetTargets.ownSecrets(targets, options: options, provider: secrets)
+        vault?.beginRun()
+        let own = FleetTargets.ownSecrets(targets, options: options, provider: {
+            InterfaceSecrets.provider($0, vault: vault)
+        })
         // Who gets the password is FleetTargets' rule.
         return targets.indices.map { i in
             let target = targets[i]
             let name = target.name ?? target.host
-            return FleetTargets.target(target, name: name, options: options[i],
-                                       password: FleetTargets.Password(password, fromFile: false),
-                                       checked: checked[name], ownSecret: own[i],
-                                       remedy: { InterfaceWords.sentence($0) })
+            var fleetTarget = FleetTargets.target(target, name: name, options: options[i],
+                                                  password: FleetTargets.Password(password, fromFile: false),
+                                                  checked: checked[name], ownSecret: own[i],
+                                                  remedy: { InterfaceWords.sentence($0) })
+            fleetTarget.onLogin = IdentityMemory.recorder(for: target, in: inventory)
+            return fleetTarget
         }
     }
 
@@ -92,13 +105,16 @@ final class FleetWorker: Sendable {
 
     func run(id: Int, targets: [ConnectionProfile], command: String, knownHosts: String, parallel: Int,
              timeout: Double, password: String?, checked: [String: FleetTarget.Problem] = [:]) {
-        let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password, checked: checked,
-                                             environment: environment, localUser: localUser, savedServer: savedServer)
         let runner = FleetRunner(executor: executor, options: Self.runnerOptions(parallel: parallel, timeout: timeout))
         runners.withLock { $0[ObjectIdentifier(runner)] = runner }
         running.enter()
         let thread = Thread { [self] in
             defer { running.leave() }
+            // On the run's thread: reading the servers' own secrets may ask the vault passphrase, or wait for a
+            // command.
+            let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password,
+                                                 checked: checked, environment: environment, localUser: localUser,
+                                                 savedServer: savedServer, vault: secrets, inventory: inventory)
             _ = runner.run(fleetTargets, command: command,
                            onStart: { [self] index in post(.fleetStarted(id: id, index: index)) },
                            onOutput: { [self] index, stream, bytes in

@@ -1,5 +1,7 @@
 import AppCore
 import Foundation
+import Inventory
+import Operations
 import SSH
 import Synchronization
 
@@ -9,13 +11,11 @@ import Synchronization
 /// leaves the vault locked for the rest of that login, which then asks the server's password as before. While the
 /// vault is unlocked nothing is asked. It also holds the password typed at the last login until the person says
 /// whether to remember it (`rememberTyped`, `forgetTyped`). Called on worker threads only: every method may wait for
-/// the person or the disk.
-final class InterfaceSecrets: Sendable {
+/// the person or the disk. It is the `vault` source's `SecretProvider` for `CredentialPrompter` (sessions, the Files
+/// screen) and for fleet runs (`sibling(forRuns:)`: one of its own, whose "login" is a whole run).
+final class InterfaceSecrets: SecretProvider {
     /// Why no secret can be had, as a sentence (the vault is locked, has none, is damaged); never the secret.
-    struct Unavailable: Error, Sendable, Equatable {
-        var message: String
-        init(_ message: String) { self.message = message }
-    }
+    typealias Unavailable = CredentialUnavailable
 
     /// What one login has done with the vault so far.
     private struct Login {
@@ -43,16 +43,43 @@ final class InterfaceSecrets: Sendable {
     private let login = Mutex(Login())
     private let held = Mutex<Held?>(nil)
     /// One passphrase question at a time: a second login needing the vault meanwhile waits, then finds it unlocked.
-    private let unlocking = DispatchSemaphore(value: 1)
+    /// Shared with the sibling for fleet runs.
+    private let unlocking: DispatchSemaphore
+    /// Fleet runs' secrets: the passphrase question says it is for the run, and does not go with a connection.
+    private let forRuns: Bool
 
     /// `serverUID` gives a saved server's stable id by name (nil: no such server), the key of its vault entries.
-    init(vault: any InterfaceVault, broker: PromptBroker, post: @escaping @Sendable (Message) -> Void,
-         serverUID: @escaping @Sendable (String) throws -> String?, clock: @escaping @Sendable () -> Date = Date.init) {
+    convenience init(vault: any InterfaceVault, broker: PromptBroker, post: @escaping @Sendable (Message) -> Void,
+                     serverUID: @escaping @Sendable (String) throws -> String?,
+                     clock: @escaping @Sendable () -> Date = Date.init) {
+        self.init(vault: vault, broker: broker, post: post, serverUID: serverUID, clock: clock,
+                  unlocking: DispatchSemaphore(value: 1), forRuns: false)
+    }
+
+    private init(vault: any InterfaceVault, broker: PromptBroker, post: @escaping @Sendable (Message) -> Void,
+                 serverUID: @escaping @Sendable (String) throws -> String?, clock: @escaping @Sendable () -> Date,
+                 unlocking: DispatchSemaphore, forRuns: Bool) {
         self.vault = vault
         self.broker = broker
         self.post = post
         self.serverUID = serverUID
         self.clock = clock
+        self.unlocking = unlocking
+        self.forRuns = forRuns
+    }
+
+    /// Secrets with a state of their own over the same vault and passphrase question (one question at a time with
+    /// this one's): for the Files screen's logins (`forRuns` false), or for fleet runs (`forRuns` true: the
+    /// interface's and the Files screen's copies to servers), where a run is one "login" (`beginRun`), so the
+    /// passphrase is asked at most once per run and Esc leaves every server of it without its stored password.
+    func sibling(forRuns: Bool) -> InterfaceSecrets {
+        InterfaceSecrets(vault: vault, broker: broker, post: post, serverUID: serverUID, clock: clock,
+                         unlocking: unlocking, forRuns: forRuns)
+    }
+
+    /// A fleet run starts (`sibling(forRuns: true)`): the vault may be asked for once again.
+    func beginRun() {
+        login.withLock { $0 = Login(server: nil) }
     }
 
     /// What the interface shows at start: whether there is a vault and whether it is open.
@@ -89,7 +116,7 @@ final class InterfaceSecrets: Sendable {
 
     private func secret(_ uid: String, _ kind: VaultSecretKind, what: String) throws(Unavailable) -> String {
         let server = login.withLock { $0.server }
-        try unlockIfNeeded(.login(server: server))
+        try unlockIfNeeded(forRuns ? .fleetRun : .login(server: server))
         let found: [UInt8]?
         do throws(VaultProblem) {
             found = try vault.secret(serverUID: uid, kind: kind)
@@ -193,7 +220,7 @@ final class InterfaceSecrets: Sendable {
         if vault.isUnlocked { return }
         guard vault.exists() else { throw Unavailable("No vault yet: run essh vault init.") }
         let forLogin: Bool
-        if case .login = purpose { forLogin = true } else { forLogin = false }
+        if case .remember = purpose { forLogin = false } else { forLogin = true }
         if forLogin, login.withLock({ $0.declined }) {
             throw Unavailable("The vault stays locked for this login.")
         }
@@ -227,5 +254,17 @@ final class InterfaceSecrets: Sendable {
     /// Overwrites a secret's bytes before they are let go.
     static func zero(_ bytes: inout [UInt8]) {
         for i in bytes.indices { bytes[i] = 0 }
+    }
+}
+
+extension InterfaceSecrets {
+    /// A saved server's source of stored secrets in the interface: `CredentialSourceCheck`'s rule with the
+    /// interface's vault (`vault`: the session's or the fleet runs' `InterfaceSecrets`). Without a vault wired in
+    /// (nil, in tests), a `vault` server has none (a login asks, a fleet run reports it) and a `command:` one still
+    /// has its command.
+    static func provider(_ source: CredentialSource, vault: InterfaceSecrets?) -> (any SecretProvider)? {
+        if let vault { return CredentialSourceCheck.provider(source, vault: vault) }
+        if case .command(let line) = source { return CommandSecretProvider(line: line) }
+        return nil
     }
 }

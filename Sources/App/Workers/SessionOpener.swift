@@ -6,8 +6,8 @@ import SSH
 /// the real one; tests give a fake.
 protocol OpenSession: RemoteShell, AnyObject, Sendable {
     var isConnected: Bool { get }
-    /// How the login worked (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
-    var loginMethod: LoginMethod { get }
+    /// Who logged in: the key file or agent key (with its fingerprint), a password, keyboard-interactive.
+    var loginIdentity: LoginIdentity { get }
     /// `(address), banner, host key SHA256:…`, for the log.
     var logDescription: String { get }
     /// Opens the persistent shell the session screen's commands run in, or settles on one channel per command;
@@ -34,6 +34,8 @@ protocol OpenSession: RemoteShell, AnyObject, Sendable {
 extension OpenSession {
     /// Sessions without a shell that lasts (test fakes) know no folder.
     var directory: String? { nil }
+    /// How the login worked (`publickey (/home/me/.ssh/id_ed25519)`, `agent …`, `password`).
+    var loginMethod: LoginMethod { loginIdentity.method }
 }
 
 /// Opens sessions (resolve, connect, handshake, host key, login), asking `prompter` what it must.
@@ -70,7 +72,7 @@ struct SSHSessionOpener: SessionOpener {
 /// The session's commands in its persistent shell; quick commands and the interactive shell on channels of their own.
 extension SessionShell: OpenSession {
     var isConnected: Bool { session.isConnected }
-    var loginMethod: LoginMethod { session.loginMethod }
+    var loginIdentity: LoginIdentity { session.loginIdentity }
 
     var logDescription: String {
         "(\(session.address)), \(session.serverBanner), host key \(session.hostKey.fingerprint)"

@@ -36,13 +36,18 @@ final class SessionWorker: Sendable {
 
     /// Saved servers by name, for jump hosts naming one.
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// Where the key that logged in to a saved server is remembered (`IdentityMemory`); nil: nowhere.
+    private let inventory: Inventory?
 
-    /// `vault` (with `serverUID`, a saved server's stable id by name) gives logins their stored secrets.
+    /// `vault` (with `serverUID`, a saved server's stable id by name) gives logins their stored secrets;
+    /// `inventory` remembers which key logged in.
     init(opener: any SessionOpener, post: @escaping @Sendable (Message) -> Void, log: AppLog,
          environment: [String: String], localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
-         vault: (any InterfaceVault)? = nil, serverUID: @escaping @Sendable (String) throws -> String? = { _ in nil }) {
+         vault: (any InterfaceVault)? = nil, serverUID: @escaping @Sendable (String) throws -> String? = { _ in nil },
+         inventory: Inventory? = nil) {
         self.opener = opener
         self.savedServer = savedServer
+        self.inventory = inventory
         self.post = post
         self.log = log
         self.environment = environment
@@ -74,6 +79,19 @@ final class SessionWorker: Sendable {
         }
     }
 
+    /// The prompter of a login to `target` (connecting to `host`, with `keyFiles`): for a saved server, `prompter`
+    /// wrapped in a `CredentialPrompter` with the server's credential source — `vault`: `secrets`, `command:`: its
+    /// command (`CredentialSourceCheck`'s rule), `ask`: nothing stored, but the typed password kept for the offer to
+    /// remember it — whose notices go to the status line. nil for a destination that is no saved server.
+    static func credentialPrompter(for target: ConnectionProfile, host: String, keyFiles: [String],
+                                   wrapping prompter: any Prompter, secrets: InterfaceSecrets?,
+                                   post: @escaping @Sendable (Message) -> Void) -> CredentialPrompter? {
+        guard target.isSaved else { return nil }
+        return CredentialPrompter(wrapping: prompter, uid: target.uid, host: host, keyFiles: keyFiles,
+                                  provider: InterfaceSecrets.provider(target.credential, vault: secrets),
+                                  notice: { post(.vault(.notice($0))) })
+    }
+
     // MARK: connecting
 
     func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {
@@ -94,6 +112,9 @@ final class SessionWorker: Sendable {
         shared.withLock { $0.connectCancel = cancel }
         broker.reset()
         secrets?.beginLogin(server: target.isSaved ? target.name : nil)
+        let credentials = Self.credentialPrompter(for: target, host: options.host, keyFiles: options.identityFiles,
+                                                  wrapping: broker, secrets: secrets, post: post)
+        let prompter: any Prompter = credentials ?? broker
         queue.async { [self] in
             let previous = shared.withLock { shared in
                 defer { shared.session = nil }
@@ -101,7 +122,7 @@ final class SessionWorker: Sendable {
             }
             previous?.disconnect()
             do throws(SSHError) {
-                let opened = try opener.open(options, prompter: broker, cancel: cancel, onStage: { [self] stage in
+                let opened = try opener.open(options, prompter: prompter, cancel: cancel, onStage: { [self] stage in
                     if case .banner(let text) = stage {
                         post(.connectBanner(text))
                     } else {
@@ -127,9 +148,15 @@ final class SessionWorker: Sendable {
                           + opened.loginMethod.description)
                 post(.connected(os: os, auth: opened.loginMethod, at: Date()))
                 // After `connected`, so the session it is about is shown: the vault's password did it, or the offer
-                // to remember the typed one.
-                let typed = broker.takeTypedPassword(user: options.user, host: options.host)
+                // to remember the typed one (the server's own, as the credential prompter kept it).
+                let asked = broker.takeTypedPassword(user: options.user, host: options.host)
+                var typed = credentials.map { $0.takeTypedPassword() } ?? asked
+                // A server whose password a command prints keeps it there: the vault is not offered.
+                if case .command = target.credential { typed = nil }
                 if let event = secrets?.loginFinished(method: opened.loginMethod, typed: typed) { post(.vault(event)) }
+                // The key that logged in is offered first next time; a database that cannot be written is no
+                // reason to fail a session (as the command line).
+                _ = try? IdentityMemory.record(opened.loginIdentity, for: target, in: inventory)
                 // On the queue before any command: the first one waits for the shell (or its fallback).
                 let mode = try opened.start(cancel: cancel)
                 log.write("session shell: \(Self.describe(mode))")
@@ -143,6 +170,7 @@ final class SessionWorker: Sendable {
             } catch {
                 // A password typed for a login that failed is not offered to the vault.
                 _ = broker.takeTypedPassword(user: options.user, host: options.host)
+                _ = credentials?.takeTypedPassword()
                 log.write("connect \(options.user)@\(options.host):\(options.port) failed: \(error.kind.rawValue): "
                           + "\(error.message) [\(error.detail)]")
                 post(.connectFailed(error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)))

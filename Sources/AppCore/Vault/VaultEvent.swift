@@ -12,6 +12,9 @@ package enum VaultEvent: Sendable, Equatable {
     case remembered(server: String)
     /// Why the vault could not be used (a damaged file, a refused write), as a sentence.
     case failed(String)
+    /// What a login's stored secret came to (the server refused it, the vault stayed locked, the command failed),
+    /// as a sentence for the status line.
+    case notice(String)
 }
 
 /// Where the password of a login came from, when the vault has a part in it.

@@ -22,7 +22,7 @@ extension Update {
         case .remembered(let server):
             state.notice = "The password of \(TextSanitizer.line(server)) is in the vault now."
             return []
-        case .failed(let sentence):
+        case .failed(let sentence), .notice(let sentence):
             state.notice = TextSanitizer.line(sentence)
             return []
         }

@@ -54,6 +54,9 @@ enum PromptOverlay {
                 + "(Esc: type the server's password instead)."
         case .remember(let server):
             return "Unlock the vault to remember the password of \(TextSanitizer.line(server))."
+        case .fleetRun:
+            return "Servers of this run take their passwords from the vault. Unlock it for this run of eSSH "
+                + "(Esc: those servers are reported without a password)."
         }
     }
 

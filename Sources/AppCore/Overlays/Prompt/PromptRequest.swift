@@ -22,6 +22,8 @@ package struct PromptRequest: Sendable, Equatable {
         case login(server: String?)
         /// The password typed for this server is to be stored.
         case remember(server: String)
+        /// A fleet run's password servers take their secrets from the vault (asked once for the run).
+        case fleetRun
     }
 
     package var id: Int
@@ -33,9 +35,10 @@ package struct PromptRequest: Sendable, Equatable {
     }
 
     /// Whether the question belongs to a connection (dropped with it when the connection is given up); the vault's
-    /// question before remembering a password does not.
+    /// question before remembering a password, nor the one of a fleet run, does not.
     package var belongsToConnection: Bool {
         if case .vaultPassphrase(_, _, .remember) = kind { return false }
+        if case .vaultPassphrase(_, _, .fleetRun) = kind { return false }
         return true
     }
 }
