@@ -1,3 +1,5 @@
+import Operations
+
 import Foundation
 
 /// What the interface knows of the vault (the secrets themselves never reach the core): whether one exists, whether
