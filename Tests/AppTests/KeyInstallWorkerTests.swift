@@ -2,6 +2,7 @@ import Foundation
 import Inventory
 import Operations
 import SSH
+import Synchronization
 import Testing
 import TestSupport
 @testable import App
@@ -40,7 +41,7 @@ struct KeyInstallWorkerTests {
             let posted = posted
             let answer = password ?? s.password
             let box = BrokerBox()
-            broker = PromptBroker(post: { message in
+            let made = PromptBroker(post: { message in
                 posted.post(message)
                 guard case .prompt(let request) = message else { return }
                 // Answered from another thread, as the UI loop does.
@@ -52,9 +53,11 @@ struct KeyInstallWorkerTests {
                     }
                 }
             })
-            box.broker = broker
+            box.broker = made
+            broker = made
             worker = KeyInstallWorker(post: posted.post, environment: ["HOME": dir.file("home")], localUser: s.user,
-                                      prompter: broker, inventory: inventory)
+                                      prompter: broker, resetPrompts: { made.reset() },
+                                      cancelPrompts: { made.cancelAll() }, inventory: inventory)
         }
 
         deinit {
@@ -92,8 +95,13 @@ struct KeyInstallWorkerTests {
         }
     }
 
-    final class BrokerBox: @unchecked Sendable {
-        var broker: PromptBroker?
+    /// The broker, for the answers its own `post` gives (set once it exists).
+    final class BrokerBox: Sendable {
+        private let held = Mutex<PromptBroker?>(nil)
+        var broker: PromptBroker? {
+            get { held.withLock { $0 } }
+            set { held.withLock { $0 = newValue } }
+        }
     }
 
     @Test func installsByPasswordVerifiesRemembersAndOffersTheSwitch() throws {
@@ -116,6 +124,16 @@ struct KeyInstallWorkerTests {
         // The password went through the broker's question (asked once), the host key too.
         let prompts = f.posted.all.filter { if case .prompt = $0 { return true } else { return false } }
         #expect(prompts.count == 2, "\(prompts)")
+    }
+
+    /// A connection given up on the Connecting screen leaves the broker refusing its questions; the install asks
+    /// again all the same.
+    @Test func aConnectionGivenUpBeforeDoesNotSilenceTheQuestions() throws {
+        let f = try Fixture()
+        f.broker.cancelAll()
+        let events = f.install(try f.save())
+        #expect(events.last == .installed(offer: .keyFile(f.dir.file("home/.ssh/id_ed25519"))), "\(events)")
+        #expect(f.authorizedKeys == f.publicKey + "\n")
     }
 
     @Test func aRefusedPasswordIsASentenceAndNothingIsWritten() throws {

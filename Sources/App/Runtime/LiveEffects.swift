@@ -44,7 +44,8 @@ final class LiveEffects: EffectHandler {
         files = FilesWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
                             prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory })
         keys = KeyInstallWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
-                                prompter: sessionWorker.broker, inventory: inventory)
+                                prompter: sessionWorker.broker, resetPrompts: { sessionWorker.broker.reset() },
+                                cancelPrompts: { sessionWorker.broker.cancelAll() }, inventory: inventory)
         tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
             context: ConnectionProfile.Context(environment: environment, localUser: localUser),
             savedServer: savedServer)).opener)

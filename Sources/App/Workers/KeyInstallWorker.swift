@@ -19,6 +19,10 @@ final class KeyInstallWorker: Sendable {
     private let savedServer: (@Sendable (String) throws -> Server?)?
     /// Asks the person what a login needs (host key, password): the session worker's broker.
     private let prompter: any Prompter
+    /// Lets `prompter` ask again (a connection given up before left it silent: `PromptBroker.reset`).
+    private let resetPrompts: @Sendable () -> Void
+    /// Drops the questions waiting (Esc on the install: `PromptBroker.cancelAll`).
+    private let cancelPrompts: @Sendable () -> Void
     /// Where the identity that logged in is remembered (nil: nowhere).
     private let inventory: Inventory?
     private let queue = DispatchQueue(label: "essh.app.keyinstall")
@@ -26,12 +30,16 @@ final class KeyInstallWorker: Sendable {
     private let running = Mutex<Cancellation?>(nil)
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: any Prompter, inventory: Inventory?) {
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: any Prompter,
+         resetPrompts: @escaping @Sendable () -> Void = {}, cancelPrompts: @escaping @Sendable () -> Void = {},
+         inventory: Inventory?) {
         self.post = post
         self.environment = environment
         self.localUser = localUser
         self.savedServer = savedServer
         self.prompter = prompter
+        self.resetPrompts = resetPrompts
+        self.cancelPrompts = cancelPrompts
         self.inventory = inventory
     }
 
@@ -46,6 +54,7 @@ final class KeyInstallWorker: Sendable {
             return post(.keyInstall(.failed(InterfaceWords.sentence(error))))
         }
         running.withLock { $0 = cancel }
+        resetPrompts()
         queue.async { [self] in
             let event: KeyInstallEvent
             do {
@@ -62,7 +71,9 @@ final class KeyInstallWorker: Sendable {
 
     /// Stops the running install (its login or the server's command).
     func cancel() {
-        running.withLock { $0 }?.cancel()
+        guard let cancel = running.withLock({ $0 }) else { return }
+        cancel.cancel()
+        cancelPrompts()
     }
 
     /// Waits until the queue is idle (quitting), at most `seconds`.
