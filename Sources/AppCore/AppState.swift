@@ -77,6 +77,8 @@ package struct AppState: Sendable {
     var abandonedReconnect = false
     /// The vault as the interface knows it: exists, unlocked, last used (the idle lock's clock).
     var vault = VaultState()
+    /// The key being installed on a saved server (`I`), shown over the servers list; nil when none is.
+    var keyInstall: KeyInstallState?
     /// The local user's home folder, to write key files as `~/.ssh/id_ed25519` ("" when unknown).
     package var home = ""
     /// How many times the Files screen was opened: each opening's number tells its worker messages from older ones.

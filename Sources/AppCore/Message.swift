@@ -79,4 +79,6 @@ package enum Message: Sendable {
     case files(FilesEvent)
     /// What the vault's edge says: unlocked, used, how a login got its password, a password remembered.
     case vault(VaultEvent)
+    /// What the key-install worker did (`Work.installKey`).
+    case keyInstall(KeyInstallEvent)
 }

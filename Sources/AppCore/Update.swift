@@ -26,6 +26,8 @@ package enum Update {
             return []
         case .serverSaved(let name): return serverSaved(&state, name)
         case .serverSaveFailed(let text):
+            // Without a form (the switch after a key install), the status line says it.
+            if state.form == nil { state.notice = text }
             state.changeForm { $0.error = text }
             return []
         case .serverDeleted(let name):
@@ -148,6 +150,7 @@ package enum Update {
             return []
         case .files(let event): return filesEvent(&state, event)
         case .vault(let event): return vaultEvent(&state, event)
+        case .keyInstall(let event): return keyInstallEvent(&state, event)
         }
     }
 

@@ -14,6 +14,7 @@ final class LiveEffects: EffectHandler {
     let fleet: FleetWorker
     let tunnels: TunnelWorker
     let files: FilesWorker
+    let keys: KeyInstallWorker
     /// The vault's work (nil: no vault wired in).
     let vault: VaultWorker?
     /// What the interface says once the terminal is back (how many tunnels were stopped), set by `finish`.
@@ -48,6 +49,10 @@ final class LiveEffects: EffectHandler {
                             prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory },
                             secrets: session.secrets?.sibling(forRuns: false), runSecrets: runSecrets,
                             inventory: inventory)
+        keys = KeyInstallWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
+                                prompter: sessionWorker.broker, resetPrompts: { sessionWorker.broker.reset() },
+                                cancelPrompts: { sessionWorker.broker.cancelAll() }, inventory: inventory,
+                                secrets: session.secrets?.sibling(forRuns: false))
         tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
             context: ConnectionProfile.Context(environment: environment, localUser: localUser),
             savedServer: savedServer)).opener)
@@ -113,6 +118,8 @@ final class LiveEffects: EffectHandler {
         case .cancelFleetCheck: fleet.cancelCheck()
         case .files(let work): files.run(work)
         case .vault(let work): vault?.run(work)
+        case .installKey(let server, let knownHosts): keys.install(server, knownHosts: knownHosts)
+        case .cancelKeyInstall: keys.cancel()
         }
     }
 
@@ -148,6 +155,8 @@ final class LiveEffects: EffectHandler {
         fleet.cancel()
         vault?.finish()
         files.finish(seconds: 3)
+        keys.cancel()
+        keys.waitUntilIdle(seconds: 3)
         store.stopWatching()
         session.disconnect()
         session.waitUntilIdle(seconds: 3)

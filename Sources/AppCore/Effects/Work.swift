@@ -88,8 +88,16 @@ package enum Work: Sendable, Equatable {
     /// The vault worker: locking, and remembering a typed password.
     case vault(VaultWork)
 
+    // The key-install worker.
+    /// Installs the person's public key on this saved server as `essh key install NAME` does (`KeyInstall`): logs
+    /// in its usual way, appends the key, checks a login with the key alone, remembers that identity; answers
+    /// `keyInstall` events.
+    case installKey(ConnectionProfile, knownHosts: String)
+    /// Stops the running install (Esc).
+    case cancelKeyInstall
+
     /// The worker that does each kind of work.
-    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files, vault }
+    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files, vault, keyInstall }
 
     package var job: Job {
         switch self {
@@ -105,6 +113,7 @@ package enum Work: Sendable, Equatable {
         case .startTunnel, .stopTunnel, .restartTunnel, .forgetTunnel: return .tunnels
         case .files: return .files
         case .vault: return .vault
+        case .installKey, .cancelKeyInstall: return .keyInstall
         }
     }
 }

@@ -35,6 +35,9 @@ enum DialogOverlay {
         case .rememberPassword(let server), .updateVaultPassword(let server):
             // The buttons are No, Yes: only Yes stores it; No, Esc and Enter on the default forget the typed copy.
             return [.vault(choice == 1 ? .rememberTyped(server: server) : .forgetTyped)]
+        case .switchToKey(let server, let to):
+            // The buttons are No, Yes: only Yes switches.
+            return Update.switchToKey(&state, server: server, to: to, yes: choice == 1)
         }
     }
 

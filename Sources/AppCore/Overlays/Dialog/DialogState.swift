@@ -11,6 +11,8 @@ struct DialogState: Sendable, Equatable {
         case rememberPassword(server: String)
         /// The vault's password for this server was refused and a typed one worked: store that instead? (No default.)
         case updateVaultPassword(server: String)
+        /// The key was installed on this saved password server: switch it to `to`? (No is the default.)
+        case switchToKey(server: String, to: KeySwitch)
     }
 
     var purpose: Purpose

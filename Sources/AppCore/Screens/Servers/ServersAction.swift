@@ -10,6 +10,7 @@ enum ServersAction: Sendable, Equatable {
     case cycleOrder, toggleGroups, collapse, expand, toggleMouse
     case tunnels, files
     case lockVault
+    case installKey
 
     static let table = KeyBindingTable<ServersAction>([
         KeyBinding([.enter], .connect, label: "Connect", description: "Connect to the selected server"),
@@ -49,6 +50,9 @@ enum ServersAction: Sendable, Equatable {
         KeyBinding([.right, .character("l")], .expand, description: "Unfold the selected group"),
         KeyBinding([.character("L")], .lockVault,
                    description: "Lock the vault now: its key is dropped, the next stored secret asks for the passphrase"),
+        KeyBinding([.character("I")], .installKey,
+                   description: "Install your public key on the selected server (as essh key install); then offer to "
+                       + "switch a password server to it"),
         KeyBinding([.character("m")], .toggleMouse,
                    description: "Mouse wheel on or off (kept). Off, the default: the terminal selects and copies "
                        + "text as usual; on: the wheel scrolls, and copying needs Shift"),

@@ -9,6 +9,8 @@ import TUIKit
 extension Update {
     static func serversKey(_ state: inout AppState, _ action: ServersAction?) -> [Effect] {
         guard let action else { return [] }
+        // The key install's box takes the keys while it is shown.
+        if state.keyInstall != nil { return keyInstallKey(&state, action) }
         if action == .clearFilter {
             // Only clears: the notice and the selection stay as they are.
             if !state.filter.text.isEmpty { state.filter.setText("") }
@@ -56,6 +58,7 @@ extension Update {
         case .markAll: markAllVisible(&state)
         case .runOnMarked: return askFleetCommand(&state)
         case .lockVault: return lockVault(&state)
+        case .installKey: return installKey(&state)
         case .collapse: toggleGroup(&state, fold: true)
         case .expand: toggleGroup(&state, fold: false)
         case .cycleOrder:

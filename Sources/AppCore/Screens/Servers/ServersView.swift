@@ -105,6 +105,10 @@ enum ServersView {
             buffer.setString(server.note, x: 1, y: areas.status.y, style: Theme.hint, clip: areas.status)
         }
         KeyBar(table: ServersAction.table).render(in: areas.keys, buffer: &buffer)
+        if let install = state.keyInstall {
+            KeyInstallView.render(install, unicode: state.unicode, in: areas.table, into: &buffer)
+            cursor = nil
+        }
         return cursor
     }
 
