@@ -233,6 +233,9 @@ struct VaultUpdateTests {
                     == "key /etc/keys/deploy")
         #expect(SessionView.identityLabel(.keyFile(path: "/home/meg/k"), vault: false, home: "/home/me")
                     == "key /home/meg/k", "only the home folder itself becomes ~")
+        #expect(SessionView.identityLabel(.keyFile(path: "/work/checkouts/essh/.test-servers/keys/id_ed25519"),
+                                          vault: false, home: "/home/me") == "key …/keys/id_ed25519",
+                "a long path outside home: its folder and name")
         #expect(SessionView.identityLabel(.agent(comment: "me@laptop\u{1b}]0;x\u{07}"), vault: false, home: "")?
                     .contains("\u{1b}") == false)
         #expect(SessionView.identityLabel(.password, vault: false, home: "") == "password")

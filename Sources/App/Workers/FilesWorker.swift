@@ -116,16 +116,10 @@ final class FilesWorker: Sendable {
                                                                   environment: environment, localUser: localUser,
                                                                   savedServer: savedServer)
             if let problem { return post(.files(.connectionFailed(session: session, problem))) }
-            // A saved server's stored secret, as a session from the list gets it (nothing is offered to the vault
-            // from here: the typed password is dropped).
-            secrets?.beginLogin(server: server.isSaved ? server.name : nil)
-            let credentials = SessionWorker.credentialPrompter(for: server, host: options.host,
-                                                               keyFiles: options.identityFiles, wrapping: prompter,
-                                                               secrets: secrets, post: post)
             let ssh: SSHSession
             do throws(SSHError) {
-                defer { _ = credentials?.takeTypedPassword() }
-                ssh = try SSHSession.connect(options, prompter: credentials ?? prompter, cancel: cancel)
+                ssh = try SessionWorker.connectOwnSession(server, options: options, prompter: prompter,
+                                                          secrets: secrets, post: post, cancel: cancel)
                 _ = try? IdentityMemory.record(ssh.loginIdentity, for: server, in: inventory)
             } catch {
                 let text = error.kind == .cancelled ? "Cancelled." : InterfaceWords.sentence(error)

@@ -108,16 +108,11 @@ final class KeyInstallWorker: Sendable {
                                                               environment: environment, localUser: localUser,
                                                               savedServer: savedServer)
         if let problem { throw Stop(sentence: problem) }
-        // The password login through the server's credential source (vault, command), as a session's login; the
-        // typed password is dropped, not offered to the vault from here.
-        secrets?.beginLogin(server: profile.isSaved ? profile.name : nil)
-        let credentials = SessionWorker.credentialPrompter(for: profile, host: options.host,
-                                                           keyFiles: options.identityFiles, wrapping: prompter,
-                                                           secrets: secrets, post: post)
         let session: SSHSession
         do throws(SSHError) {
-            defer { _ = credentials?.takeTypedPassword() }
-            session = try SSHSession.connect(options, prompter: credentials ?? prompter, cancel: cancel)
+            // The password login through the server's credential source (vault, command), as a session's login.
+            session = try SessionWorker.connectOwnSession(profile, options: options, prompter: prompter,
+                                                          secrets: secrets, post: post, cancel: cancel)
         } catch {
             throw Stop(sentence: "Could not log in to \(name): " + InterfaceWords.sentence(error))
         }

@@ -92,6 +92,19 @@ final class SessionWorker: Sendable {
                                   notice: { post(.vault(.notice($0))) })
     }
 
+    /// A login of a worker's own session to `profile` (the Files screen's, the key install's): through the server's
+    /// credential source as a session from the list logs in, the typed password dropped afterwards (nothing is
+    /// offered to the vault from there).
+    static func connectOwnSession(_ profile: ConnectionProfile, options: ConnectOptions, prompter: any Prompter,
+                                  secrets: InterfaceSecrets?, post: @escaping @Sendable (Message) -> Void,
+                                  cancel: Cancellation?) throws(SSHError) -> SSHSession {
+        secrets?.beginLogin(server: profile.isSaved ? profile.name : nil)
+        let credentials = credentialPrompter(for: profile, host: options.host, keyFiles: options.identityFiles,
+                                             wrapping: prompter, secrets: secrets, post: post)
+        defer { _ = credentials?.takeTypedPassword() }
+        return try SSHSession.connect(options, prompter: credentials ?? prompter, cancel: cancel)
+    }
+
     // MARK: connecting
 
     func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {

@@ -82,11 +82,6 @@ enum SessionView {
         }
         let full = DisplayWidth.of(identity) + 2
         if used + full + shell.width < width { return [Span(identity + "  "), shell, connected] }
-        // The identity is cut before the shell's word goes: that word says how the commands typed here behave.
-        let besideShell = width - used - shell.width - 1 - 2
-        if shell.width > 0 && besideShell >= 16 {
-            return [Span(DisplayWidth.truncate(identity, to: besideShell) + "  "), shell, connected]
-        }
         if used + full < width { return [Span(identity + "  "), connected] }
         let room = width - used - 1 - 2
         guard room >= 8 else { return [connected] }
@@ -94,8 +89,8 @@ enum SessionView {
     }
 
     /// Which identity logged in, short and safe to show: `key ~/.ssh/id_ed25519`, `agent: me@laptop`, `password`,
-    /// `password (vault)`, `keyboard-interactive`; nil before it is known. A key under `home` is written with `~`,
-    /// one elsewhere as its folder and name (`…/keys/id_ed25519`);
+    /// `password (vault)`, `keyboard-interactive`; nil before it is known. A key under `home` is written with `~`, a
+    /// long path elsewhere as its folder and name (`…/keys/id_ed25519`);
     /// an agent key's comment (the agent's text) is sanitised and cut to 32 columns.
     static func identityLabel(_ method: LoginMethod?, vault: Bool, home: String) -> String? {
         switch method {
@@ -105,8 +100,8 @@ enum SessionView {
             var shown = path
             if !home.isEmpty, home != "/", path.hasPrefix(home + "/") {
                 shown = "~" + path.dropFirst(home.count)
-            } else {
-                // Outside the home folder: its folder and name are what tell keys apart.
+            } else if DisplayWidth.of(path) > 32 {
+                // A long path outside the home folder: its folder and name are what tell keys apart.
                 let parts = path.split(separator: "/")
                 if parts.count > 2 { shown = "…/" + parts.suffix(2).joined(separator: "/") }
             }
