@@ -35,6 +35,24 @@ struct TUIVaultTests {
 
         func essh(_ args: [String]) throws -> RunResult { try Binary.runEssh(args, environment: environment) }
 
+        /// The files under this home holding `secret`'s bytes (the database, its -wal and -shm, the log, the vault…),
+        /// and how many files were searched. The passphrase file the test wrote itself is not searched.
+        func filesHolding(_ secret: String) -> (holding: [String], searched: Int) {
+            let needle = Data(secret.utf8)
+            var holding: [String] = []
+            var searched = 0
+            let enumerator = FileManager.default.enumerator(atPath: dir.path)
+            while let relative = enumerator?.nextObject() as? String {
+                let path = dir.file(relative)
+                var info = stat()
+                guard relative != "passphrase", lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                      let data = FileManager.default.contents(atPath: path) else { continue }
+                searched += 1
+                if data.range(of: needle) != nil { holding.append(relative) }
+            }
+            return (holding, searched)
+        }
+
         /// `essh ARGS` with the vault unlocked by `vault.passphrase_command` for that one command.
         func unlocked(_ args: [String]) throws -> RunResult {
             _ = try essh(["config", "set", "vault.passphrase_command", "cat " + dir.file("passphrase")])
@@ -140,6 +158,9 @@ struct TUIVaultTests {
         try essh.quit()
         let log = (try? String(contentsOfFile: home.dir.file("state/essh/essh.log"), encoding: .utf8)) ?? ""
         #expect(!log.contains(servers.password) && !log.contains(Self.passphrase))
+        let found = home.filesHolding(servers.password)
+        #expect(found.searched >= 3 && found.holding.isEmpty, "\(found)")
+        #expect(home.filesHolding(Self.passphrase).holding.isEmpty)
     }
 
     @Test func aTypedPasswordIsRememberedThroughTheOffer() throws {
@@ -157,6 +178,12 @@ struct TUIVaultTests {
         try tmux.type(servers.password)
         try tmux.press("Enter")
         try tmux.waitFor(text: "Remember this password in the vault?")
+        // The interface's own argv and environment never held it (nothing eSSH starts gets it either).
+        let pid = try Self.esshPid(tmux)
+        for part in ["cmdline", "environ"] {
+            let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/\(part)") ?? Data()
+            #expect(!bytes.isEmpty && bytes.range(of: Data(servers.password.utf8)) == nil, "/proc/PID/\(part)")
+        }
         try tmux.press("y")
         try tmux.waitFor(text: "Vault passphrase:")
         try tmux.type(Self.passphrase)
@@ -171,6 +198,11 @@ struct TUIVaultTests {
         #expect(list.out.contains("\"typed\""), "\(list.out)")
         #expect(list.out.contains("password"))
         #expect(!list.out.contains(servers.password), "names and kinds, never the secret")
+        // After a session with a typed password that went into the vault: not in the database, its WAL, the log,
+        // the vault's bytes, nor any other file eSSH wrote.
+        let found = home.filesHolding(servers.password)
+        #expect(found.searched >= 3 && found.holding.isEmpty, "\(found)")
+        #expect(home.filesHolding(Self.passphrase).holding.isEmpty)
     }
     /// With `essh vault unlock`'s agent running, the interface takes its key: unlocked from the start, nothing asked.
     @Test func theUnlockAgentsKeyIsUsedWithoutAsking() throws {
