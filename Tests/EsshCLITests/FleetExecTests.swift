@@ -239,12 +239,14 @@ import TestSupport
         let dir = try TempDir()
         defer { dir.cleanup() }
         try fleet(s, dir)
-        // web1 answers at once; web2 and web3 sleep until the interrupt, which comes once web1's line is out.
+        // web1 answers at once; web2 and web3 sleep until the interrupt, which comes a second after web1's line is out.
         let script = """
             "$0" exec --tag web --known-hosts "$1" -- \
               'set -- $SSH_CONNECTION; case $3 in 127.0.0.1) echo quick;; *) sleep 30;; esac' >"$2" 2>"$2.err" &
             pid=$!
             for i in $(seq 1 400); do grep -q 'web1: quick' "$2" && break; sleep 0.05; done
+            # The line is out before web1's exit status and close arrive: give them a moment on a loaded machine.
+            sleep 1
             kill -INT $pid
             wait $pid
             echo "status $?"
