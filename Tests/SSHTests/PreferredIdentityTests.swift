@@ -12,32 +12,18 @@ import TestSupport
         let s: TestServers
         let dir: TempDir
         let home: TestUserFolder
-        let agent: pid_t
-        let sock: String
+        let agent: KeyedAgent
+        var sock: String { agent.socket }
         let sshd: ExtraSSHD
-        let keys: [String]
+        var keys: [String] { agent.keys }
 
         init(maxAuthTries: Int = 2) throws {
             s = try TestServers.require()
             let dir = try TempDir()
             self.dir = dir
             home = try TestUserFolder(servers: s)
-            keys = (1...4).map { dir.file("key\($0)") }
-            for (i, key) in keys.enumerated() {
-                let made = try Binary.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C",
-                                                                  "agent-key-\(i + 1)", "-f", key])
-                #expect(made.status == 0, "\(made.err)")
-            }
-            let sock = dir.file("agent.sock")
-            self.sock = sock
-            agent = try Spawn.start("/usr/bin/ssh-agent", ["-D", "-a", sock])
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: sock) { usleep(20_000) }
-            for key in keys {
-                let add = try Binary.run("/usr/bin/ssh-add", ["-q", key], environment: ["SSH_AUTH_SOCK": sock])
-                #expect(add.status == 0, "\(add.err)")
-            }
-            try home.write(try String(contentsOfFile: keys[3] + ".pub", encoding: .utf8), to: "authorized_keys",
-                           servers: s)
+            agent = try KeyedAgent(in: dir)
+            try home.write(try agent.publicKey(4), to: "authorized_keys", servers: s)
             sshd = try ExtraSSHD(servers: s, authorizedKeys: home.file("authorized_keys"),
                                  maxAuthTries: maxAuthTries)
         }
@@ -63,10 +49,7 @@ import TestSupport
 
         deinit {
             sshd.stop()
-            // SIGKILL: children of the test runner inherit its blocked signal mask, so SIGTERM would never arrive.
-            kill(agent, SIGKILL)
-            var status: Int32 = 0
-            waitpid(agent, &status, 0)
+            agent.stop()
             home.cleanup()
             dir.cleanup()
         }
