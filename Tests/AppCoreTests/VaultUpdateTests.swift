@@ -53,6 +53,23 @@ struct VaultUpdateTests {
         #expect(Fixtures.screen(state).contains { $0.contains("Wrong passphrase. Try again (2 of 3).") })
     }
 
+    /// A vault that would not open: the login asks the server's password instead, and the reason stays in view
+    /// under that question and in the dialog if the login then fails.
+    @Test func whyTheVaultWasNotUsedIsShownWhileConnectingAndWithTheFailure() throws {
+        var state = Fixtures.loaded()
+        Fixtures.keys(&state, .enter)
+        let why = "The vault /v.age cannot be opened: the age file's payload is damaged. It was left as it is."
+        _ = Update.update(&state, .vault(.failed(why)))
+        _ = Update.update(&state, .prompt(PromptRequest(id: 3, kind: .password(user: "root", host: "web1",
+                                                                                attempt: 1))))
+        #expect(Fixtures.screen(state).contains { $0.contains("The vault /v.age cannot be opened") },
+                "\(Fixtures.screen(state))")
+        _ = Fixtures.keys(&state, .escape)
+        _ = Update.update(&state, .connectFailed("Permission denied."))
+        let dialog = try #require(state.dialog)
+        #expect(dialog.message.hasSuffix("Permission denied. (\(why))"), "\(dialog.message)")
+    }
+
     @Test func escapeDeclinesWithNoAnswerSoTheLoginAsksTheServersPassword() {
         var state = Self.askedWhileConnecting()
         Fixtures.type(&state, "half")

@@ -24,6 +24,8 @@ extension Update {
             return []
         case .failed(let sentence), .notice(let sentence):
             state.notice = TextSanitizer.line(sentence)
+            let told = state.notice
+            state.changeConnecting { $0.told = told }
             return []
         }
     }

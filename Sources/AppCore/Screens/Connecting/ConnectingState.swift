@@ -11,6 +11,9 @@ struct ConnectingState: Sendable, Equatable {
     var openShell = false
     /// The server's pre-login banner, sanitised, one entry per line (empty: none).
     var banner: [String] = []
+    /// What the login was told on the way, sanitised (a vault that would not open, a credential command that
+    /// failed): shown while connecting and with the failure, so the question asked instead has its reason.
+    var told: String?
     /// The hops of a connection through jump hosts, nearest first, the destination last: each one's name and the
     /// stage it reached (empty for a direct connection).
     var hops: [HopProgress] = []

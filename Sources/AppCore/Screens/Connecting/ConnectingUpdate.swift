@@ -51,11 +51,14 @@ extension Update {
     static func connectFailed(_ state: inout AppState, _ reason: String) -> [Effect] {
         if isAbandoned(state) { return abandonedOutcome(&state, opened: false) }
         let target = state.connecting?.target
+        // What the login was told on the way belongs with the reason it failed.
+        let told = state.connecting?.told
         if target != nil { state.show(.servers) }
         PromptOverlay.closeConnectionPrompt(&state)
         state.dialog = DialogState(
             purpose: .notice, title: "Could not connect",
-            message: (target.map { "\($0.label(localUser: state.localUser)): " } ?? "") + reason,
+            message: (target.map { "\($0.label(localUser: state.localUser)): " } ?? "") + reason
+                + (told.map { " (\($0))" } ?? ""),
             buttons: ["OK"])
         return []
     }

@@ -35,6 +35,12 @@ enum ConnectingView {
             area.y = max(area.y, min(y + 1, buffer.size.height - 2))
         }
         let hint = Rect(x: 0, y: buffer.size.height - 1, width: buffer.size.width, height: 1)
+        // What this connection's login was told on the way (a vault that would not open, a credential command that
+        // failed), above the bottom line: the question asked instead is in view with its reason.
+        if let notice = connecting.told, buffer.size.height > 3 {
+            let line = Rect(x: 1, y: buffer.size.height - 2, width: max(0, buffer.size.width - 2), height: 1)
+            buffer.setString(notice, x: line.x, y: line.y, style: Theme.hint, clip: line)
+        }
         guard state.overlays.isEmpty else {
             // A question (password, host key) is open in the middle, where the spinner would be: the spinner's line
             // would show on both sides of it. The stage goes to the bottom line, which no question covers; Esc is
