@@ -15,6 +15,7 @@ let systemLibraries: [Target] = [
         name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
     .systemLibrary(
         name: "CNCursesW", path: "Sources/CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 ]
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
@@ -172,7 +173,7 @@ let cliTargets: [Target] = [
     .target(name: "CLI", dependencies: [
         "SSH", "NetParsers", "Inventory", "Reachability", "RemoteCommands", "Mail", "Fleet", "TextWidth",
         argumentParser, logging, "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding",
-        "Transfer", "Vault",
+        "Transfer", "Vault", "Team",
     ]),
     .executableTarget(name: "essh", dependencies: ["CLI", "App", "SSH", "Fleet", argumentParser]),
     .testTarget(name: "EsshCLITests", dependencies: ["essh", "CLI", "TestSupport", "Inventory", "Mail", "SSH", "Basics",
@@ -191,6 +192,15 @@ let vaultTargets: [Target] = [
     .testTarget(name: "VaultInteropTests", dependencies: ["Vault", "TestSupport"]),
 ]
 
+// Team: a team's shared server list on PostgreSQL (issue 18). libpq through CLibPQ (only Team imports it): the
+// connection (PGConnection), the team schema's migrations, the team database's operations (TeamDatabase) and the
+// sync of the member's SQLite cache (TeamSync). Used only by the CLI's team commands and the App's team worker.
+let teamTargets: [Target] = [
+    .target(name: "Team", dependencies: ["CLibPQ", "Inventory", "Basics"]),
+    // Against real PostgreSQL clusters (TestSupport's PostgresCluster); not in FAST_TESTS.
+    .testTarget(name: "TeamTests", dependencies: ["Team", "Inventory", "Basics", "TestSupport"]),
+]
+
 let package = Package(
     name: "essh",
     products: [.executable(name: "essh", targets: ["essh"])],
@@ -203,6 +213,6 @@ let package = Package(
     targets: systemLibraries + basicsTargets + localProcessTargets + textWidthTargets + sshTargets + netParsersTargets
         + tuiTargets + testSupportTargets + inventoryTargets + mailTargets + reachabilityTargets + remoteCommandsTargets
         + fleetTargets + operationsTargets + appTargets + cliTargets
-        + interactiveShellTargets + forwardingTargets + transferTargets + vaultTargets,
+        + interactiveShellTargets + forwardingTargets + transferTargets + vaultTargets + teamTargets,
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ import NetParsers
 import Reachability
 import RemoteCommands
 import SSH
+import Team
 import Transfer
 import Vault
 
@@ -131,6 +132,13 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             switch error {
             case .passphraseCommand, .agent: self = .failed
             default: self = .badInput
+            }
+        case let error as TeamError:
+            switch error.kind {
+            case .connect, .connectionLost, .needsPassword, .authenticationFailed, .tls: self = .connection
+            case .badURL, .noSchema, .schemaTooNew, .notInTeam, .notLinked: self = .badInput
+            case .permission, .statement: self = .failed
+            case .cache: self = .database
             }
         case is FileSystemError:
             self = .badInput

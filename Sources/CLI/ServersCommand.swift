@@ -106,6 +106,8 @@ struct ServersCommand: ParsableCommand {
         @Argument(help: "A unique name for the server (used by `essh exec NAME` and `essh check NAME`).")
         var name: String
         @OptionGroup var fields: Fields
+        @Flag(help: "Add it to the team's shared list (an editor; see `essh team`), not only yours.")
+        var team = false
 
         func validate() throws {
             guard fields.host != nil else { throw ValidationError("Give the server's address with --host HOST.") }
@@ -127,8 +129,10 @@ struct ServersCommand: ParsableCommand {
                 algorithms: fields.algorithms.choices, jump: fields.jump ?? "", forwards: forwards.add,
                 autostart: fields.autostart ?? false, credential: credential ?? .ask)
             try Self.checkJump(fields.jump, name: name, inventory: inventory)
-            let server = try inventory.addServer(draft)
-            TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server))).\n")
+            let server = try inventory.addServer(draft, team: team)
+            TerminalOutput.write("Saved \(server.name) (\(ServerFormatting.address(server)))"
+                + (team ? " for the team.\n" : ".\n"))
+            if team { TeamCommand.pushSoon(inventory, database: database) }
         }
 
         /// Refuses (2) a jump chain that is malformed or loops through saved servers (Operations' `JumpHosts`, the
@@ -171,6 +175,7 @@ struct ServersCommand: ParsableCommand {
             try Add.checkJump(fields.jump, name: rename ?? name, inventory: inventory)
             let server = try inventory.updateServer(named: name, changes)
             TerminalOutput.write("Updated \(server.name) (\(ServerFormatting.address(server))).\n")
+            if server.isShared { TeamCommand.pushSoon(inventory, database: database) }
         }
     }
 
@@ -197,6 +202,7 @@ struct ServersCommand: ParsableCommand {
             }
             let removed = try inventory.removeServers(named: names)
             TerminalOutput.write(removed.map { "Removed \($0).\n" }.joined())
+            TeamCommand.pushSoon(inventory, database: database)
         }
     }
 

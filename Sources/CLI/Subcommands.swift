@@ -24,6 +24,7 @@ package enum Subcommands {
         CopyCommand.self,
         KeyCommand.self,
         VaultCommand.self,
+        TeamCommand.self,
     ]
 }
 
