@@ -36,7 +36,7 @@ public struct PinnedHostKey: Sendable, Equatable {
     }
 
     /// `ssh-ed25519 SHA256:… pinned by ana on 2026-11-24 10:15 UTC`.
-    var description: String {
+    var summary: String {
         "\(type) \(fingerprint) pinned by \(pinnedBy) on \(Self.timeText(pinnedAt))"
     }
 
@@ -59,9 +59,9 @@ public struct PinnedHostKey: Sendable, Equatable {
         let why = sameType
             ? "WARNING: the host key of \(name) differs from the key your team pinned for it. Someone may be "
                 + "intercepting the connection (man-in-the-middle), or the server was reinstalled."
-            : "The host key of \(name) is not of a type your team pinned for it: the server offered none of the "
-                + "pinned types."
-        let lines = pins.map { "  " + $0.description }.joined(separator: "\n")
+            : "The host key of \(name) is not of a type your team pinned for it: the handshake agreed on none of the "
+                + "pinned types (the server holds none of them, or the allowed host key algorithms leave them out)."
+        let lines = pins.map { "  " + $0.summary }.joined(separator: "\n")
         return SSHError(.hostKeyChanged, "host key not pinned", """
             \(why) Refusing to connect.
             The server now sends: \(presented.type) \(presented.fingerprint)

@@ -11,8 +11,11 @@ import TestSupport
     /// A host key of the harness from its `.pub` file (`ed25519`, `ecdsa`, `rsa`, or `other_ed25519` which no server
     /// uses).
     func hostKey(_ s: TestServers, _ name: String) throws -> HostKey {
-        let file = name.hasPrefix("other") ? "\(name)_key.pub" : "ssh_host_\(name)_key.pub"
-        let fields = try String(contentsOfFile: s.hostKeys + "/" + file, encoding: .utf8).split(separator: " ")
+        try hostKey(in: s.hostKeys, name.hasPrefix("other") ? "\(name)_key.pub" : "ssh_host_\(name)_key.pub")
+    }
+
+    func hostKey(in folder: String, _ file: String) throws -> HostKey {
+        let fields = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: " ")
         let blob = try #require(Data(base64Encoded: String(fields[1])))
         return try #require(HostKey(blob: [UInt8](blob)))
     }
@@ -127,10 +130,8 @@ import TestSupport
         defer { dir.cleanup() }
         // t1 through the bastion b1, with an empty known_hosts: each hop trusts only its own pins.
         func key(_ server: TestServers.NamespaceServer) throws -> PinnedHostKey {
-            let fields = try String(contentsOfFile: server.hostKeys + "/ssh_host_ed25519_key.pub", encoding: .utf8)
-                .split(separator: " ")
-            let blob = try #require(Data(base64Encoded: String(fields[1])))
-            return PinnedHostKey(try #require(HostKey(blob: [UInt8](blob))), pinnedBy: "ana", pinnedAt: Self.pinnedAt)
+            PinnedHostKey(try hostKey(in: server.hostKeys, "ssh_host_ed25519_key.pub"), pinnedBy: "ana",
+                          pinnedAt: Self.pinnedAt)
         }
         var o = t1ViaBastion(s)
         o.knownHostsFile = dir.file("known_hosts")
