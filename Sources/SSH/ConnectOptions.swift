@@ -12,6 +12,11 @@ public struct ConnectOptions: Sendable {
     /// Read too, never written (OpenSSH's GlobalKnownHostsFile).
     public var globalKnownHostsFiles: [String] = ["/etc/ssh/ssh_known_hosts"]
     public var hostKeyPolicy: HostKeyPolicy = .strict
+    /// The host keys a team pinned for this host and port (this hop only; each jump host has its own). When not
+    /// empty they decide instead of known_hosts: a presented key equal to a pin is accepted under every policy,
+    /// without a question and without writing known_hosts; any other key is refused (`hostKeyChanged`). A key marked
+    /// `@revoked` in known_hosts is refused all the same. Their types are offered first in the handshake.
+    public var pinnedHostKeys: [PinnedHostKey] = []
     /// Write new known_hosts lines hashed, as Debian's OpenSSH does (HashKnownHosts yes).
     public var hashKnownHosts: Bool = true
     /// Key files given explicitly (`-i`); when empty, the agent and then ~/.ssh/id_ed25519 and id_ecdsa are tried.

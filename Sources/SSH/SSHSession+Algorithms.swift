@@ -4,8 +4,8 @@ import Foundation
 /// The algorithm lists a session offers, and what a handshake that agreed on nothing tells the person.
 extension SSHSession {
     /// Sets libssh2's lists from `algorithms` before the handshake and returns what is offered: each list keeps only
-    /// what this libssh2 can do, and the host key algorithms for the key types known_hosts already holds for the
-    /// host come first (`Algorithms.orderedHostKeys`). libssh2 adds `ext-info-c` and
+    /// what this libssh2 can do, and the host key algorithms for the key types `knownTypes` come first
+    /// (`Algorithms.orderedHostKeys`): those known_hosts already holds for the host, or the pinned ones. libssh2 adds `ext-info-c` and
     /// `kex-strict-c-v00@openssh.com` to the key exchange list by itself, so strict KEX is always offered.
     static func setPreferences(_ raw: OpaquePointer, _ algorithms: Algorithms, knownTypes: [String]) -> Algorithms {
         var offered = algorithms

@@ -209,8 +209,7 @@ public final class SSHSession: Sendable {
         let io = SessionIO(raw: raw, fd: fd, cancel: cancel, timeout: options.connectTimeout)
         do throws(SSHError) {
             libssh2_session_set_blocking(raw, 0)
-            let offered = setPreferences(raw, options.algorithms,
-                                         knownTypes: knownHosts.knownTypes(host: options.host, port: options.port))
+            let offered = setPreferences(raw, options.algorithms, knownTypes: acceptedTypes(options, knownHosts))
             onStage(.handshaking)
             try IdentificationWait.skipPreamble(fd: fd, host: options.host, port: options.port,
                                                 timeout: options.connectTimeout, cancel: cancel)
@@ -284,10 +283,31 @@ public final class SSHSession: Sendable {
         return key
     }
 
+    /// The key types whose keys this hop would accept without a question, to be offered first: the pinned types
+    /// when there are pins (known_hosts then decides nothing but revocation), else those known_hosts holds.
+    private static func acceptedTypes(_ options: ConnectOptions, _ knownHosts: KnownHosts) -> [String] {
+        guard !options.pinnedHostKeys.isEmpty else {
+            return knownHosts.knownTypes(host: options.host, port: options.port)
+        }
+        var types: [String] = []
+        for pin in options.pinnedHostKeys where !types.contains(pin.type) { types.append(pin.type) }
+        return types
+    }
+
     private static func verifyHostKey(_ key: HostKey, options: ConnectOptions, knownHosts: inout KnownHosts,
                                       prompter: Prompter) throws(SSHError) {
         let name = KnownHosts.lookupName(host: options.host, port: options.port)
-        switch knownHosts.verify(host: options.host, port: options.port, key: key) {
+        let verdict = knownHosts.verify(host: options.host, port: options.port, key: key)
+        // Pins replace known_hosts' trust, not its revocations: a key the user marked @revoked stays refused even
+        // when the team pinned it (the switch below refuses it).
+        if !options.pinnedHostKeys.isEmpty && !verdict.isRevoked {
+            if let refusal = PinnedHostKey.refusal(of: key, pins: options.pinnedHostKeys, host: options.host,
+                                                   port: options.port, serverName: options.name) {
+                throw refusal
+            }
+            return
+        }
+        switch verdict {
         case .match:
             return
         case .revoked(let entry):
@@ -334,5 +354,13 @@ public final class SSHSession: Sendable {
                 try knownHosts.append(host: options.host, port: options.port, key: key, hashed: options.hashKnownHosts)
             }
         }
+    }
+}
+
+extension KnownHosts.Verdict {
+    /// The key is marked `@revoked`: refused whatever else trusts it.
+    fileprivate var isRevoked: Bool {
+        if case .revoked = self { return true }
+        return false
     }
 }
