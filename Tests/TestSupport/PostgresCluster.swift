@@ -110,9 +110,12 @@ public final class PostgresCluster: @unchecked Sendable {
         guard initdb.status == 0 else {
             throw Failure(description: "initdb failed (\(initdb.status)): \(Self.lastLines(initdb.err + initdb.out))")
         }
+        // fsync off: a killed server's writes are still in the kernel's cache, only a machine crash loses them.
+        // synchronous_commit stays on: off, kill9() would lose the last commits, and a test of a server dying
+        // mid-session would see committed rows vanish.
         var settings = [
             "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(socket)'",
-            "fsync = off", "synchronous_commit = off", "full_page_writes = off", "shared_buffers = 32MB",
+            "fsync = off", "full_page_writes = off", "shared_buffers = 32MB",
             "max_connections = 100", "log_connections = on",
         ]
         if tls {
