@@ -62,6 +62,10 @@ import TestSupport
         let stopped = Date().timeIntervalSince(stopping)
         #expect(!cluster.isRunning)
         #expect(throws: PostgresCluster.Failure.self) { try cluster.psql("SELECT 1") }
+        // More input than a pipe holds, to a psql that cannot connect and never reads it: an error, not SIGPIPE.
+        #expect(throws: PostgresCluster.Failure.self) {
+            try cluster.psql(String(repeating: "SELECT 1;\n", count: 100_000))
+        }
         let restarting = Date()
         try cluster.restart()
         let restarted = Date().timeIntervalSince(restarting)

@@ -175,7 +175,7 @@ public final class PostgresCluster: @unchecked Sendable {
     public func stop() {
         guard let pid = lock.withLock({ () -> pid_t? in defer { self.pid = nil }; return self.pid }) else { return }
         kill(pid, SIGINT)
-        if ChildProcess.wait(pid, timeout: 15) == nil { kill(pid, SIGKILL) }
+        _ = ChildProcess.wait(pid, timeout: 15)  // SIGKILL when the time is up
     }
 
     /// Kills the postmaster and every process it started with SIGKILL, as a crash or a power cut would: open
@@ -219,7 +219,7 @@ public final class PostgresCluster: @unchecked Sendable {
         }
         if let pid {
             kill(pid, SIGQUIT)
-            if ChildProcess.wait(pid, timeout: 10) == nil { kill(pid, SIGKILL) }
+            _ = ChildProcess.wait(pid, timeout: 10)  // SIGKILL when the time is up
         }
         Self.registry.remove(self)
         try? FileManager.default.removeItem(atPath: directory)
@@ -231,10 +231,8 @@ public final class PostgresCluster: @unchecked Sendable {
     public func url(user: String, database: String, sslmode: String? = nil, sslrootcert: String? = nil,
                     host: String? = nil) -> String
     {
-        func escaped(_ text: String) -> String {
-            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
-                ?? text
-        }
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func escaped(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
         var query: [String] = []
         if let sslmode { query.append("sslmode=" + escaped(sslmode)) }
         if let sslrootcert { query.append("sslrootcert=" + escaped(sslrootcert)) }
@@ -348,8 +346,7 @@ public final class PostgresCluster: @unchecked Sendable {
             }
             usleep(10_000)
         }
-        kill(pid, SIGKILL)
-        _ = ChildProcess.wait(pid)
+        _ = ChildProcess.wait(pid, timeout: 0)  // kills and reaps it
         let text = newLog()
         return (pid, (Failure(description: "PostgreSQL was not ready within 60 s: \(lastLines(text))"), text))
     }
@@ -484,10 +481,18 @@ public final class PostgresCluster: @unchecked Sendable {
             throw Failure(description: "Could not start \(path): \(error.reason)")
         }
         close(readEnd)
-        // A program that exits without reading all of it must not kill us with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        if let input { _ = Array(input.utf8).withUnsafeBytes { writeAll(writeEnd, $0) } }
-        close(writeEnd)
+        let bytes = Array((input ?? "").utf8)
+        let writer = Thread {
+            // A program that exits without reading it all (psql that could not connect) makes write fail with
+            // EPIPE; the SIGPIPE that comes with it is blocked here, this thread's, and dies with it (as LocalPipe).
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            _ = bytes.withUnsafeBytes { writeAll(writeEnd, $0) }
+            close(writeEnd)
+        }
+        writer.start()
         let status = ChildProcess.wait(pid, timeout: timeout)?.shellStatus ?? 128 + SIGKILL
         return RunResult(status: status, stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
                          stderr: FileManager.default.contents(atPath: errPath) ?? Data())
@@ -580,7 +585,7 @@ public final class PostgresCluster: @unchecked Sendable {
             for (pid, directory) in all {
                 if let pid = pid() {
                     kill(pid, SIGQUIT)
-                    if ChildProcess.wait(pid, timeout: 5) == nil { kill(pid, SIGKILL) }
+                    _ = ChildProcess.wait(pid, timeout: 5)
                 }
                 try? FileManager.default.removeItem(atPath: directory)
             }
