@@ -2,8 +2,8 @@
 # Real OpenSSH servers on loopback for eSSH's tests.
 #
 #   Tests/Harness/test-servers.sh start   start the servers, write STATE/servers.env
-#   Tests/Harness/test-servers.sh stop    stop them, and the PostgreSQL clusters tests of this STATE left running
-#                                         (TestSupport's PostgresCluster, in /run/essh-test/<hash>-pg); safe to call twice
+#   Tests/Harness/test-servers.sh stop    stop them and the PostgreSQL clusters tests of this STATE left running
+#                                         (TestSupport's PostgresCluster, /run/essh-test/<hash>-pg); safe twice
 #   Tests/Harness/test-servers.sh status  say whether they run
 #
 # STATE is $ESSH_TEST_STATE or <repo>/.test-servers. Tests read STATE/servers.env (KEY=VALUE lines).

@@ -170,7 +170,8 @@ import TestSupport
             _ = try PostgresCluster.start(installations: empty.path)
             Issue.record("started without PostgreSQL")
         } catch let failure as PostgresCluster.Failure {
-            #expect(failure.description.hasPrefix("PostgreSQL is not installed (no \(empty.path)/<version>/bin/postgres)"))
+            #expect(failure.description.hasPrefix(
+                "PostgreSQL is not installed (no \(empty.path)/<version>/bin/postgres)"))
             #expect(failure.description.contains("make test"))
             #expect(failure.description.split(separator: "\n").count == 1)
         }
@@ -191,7 +192,8 @@ import TestSupport
         defer { directory.cleanup() }
         let state = directory.file("state with spaces")
         let report = directory.file("report")
-        let child = try Spawn.run(CommandLine.arguments[0], Self.selfArguments(test: "harnessStopEndsTheClustersAnEndedTestLeft"),
+        let child = try Spawn.run(CommandLine.arguments[0],
+                                  Self.selfArguments(test: "harnessStopEndsTheClustersAnEndedTestLeft"),
                                   environment: ["ESSH_TEST_STATE": state, "ESSH_PG_ORPHAN_REPORT": report],
                                   timeout: 180)
         let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -200,7 +202,8 @@ import TestSupport
         let pid = try #require(pid_t(lines[1]))
         defer {  // when the harness failed: nothing left behind all the same
             if PostgresCluster.isAlive(pid) { kill(pid, SIGKILL) }
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
+            let folder = URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path
+            try? FileManager.default.removeItem(atPath: folder)
         }
         #expect(PostgresCluster.isAlive(pid), "the child's cluster should outlive it")
         let before = try Spawn.run("/usr/bin/pgrep", ["-f", "--", "-D \(dataDirectory)"])

@@ -153,7 +153,7 @@ public final class PostgresCluster: @unchecked Sendable {
         port = started.port
         pid = started.pid
         Self.registry.add(self)
-        try writePassFile()
+        try writePassFile(roles: [])
     }
 
     deinit { remove() }
@@ -231,7 +231,8 @@ public final class PostgresCluster: @unchecked Sendable {
     public func url(user: String, database: String, sslmode: String? = nil, sslrootcert: String? = nil,
                     host: String? = nil) -> String
     {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         func escaped(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
         var query: [String] = []
         if let sslmode { query.append("sslmode=" + escaped(sslmode)) }
@@ -273,8 +274,10 @@ public final class PostgresCluster: @unchecked Sendable {
         if let password { sql += " PASSWORD \(Self.literal(password))" }
         try psql(sql + ";")
         if let password {
-            lock.withLock { rolePasswords.append((name, password)) }
-            try writePassFile()
+            try lock.withLock {
+                rolePasswords.append((name, password))
+                try writePassFile(roles: rolePasswords)
+            }
         }
     }
 
@@ -309,8 +312,9 @@ public final class PostgresCluster: @unchecked Sendable {
 
     private var rolePasswords: [(String, String)] = []
 
-    private func writePassFile() throws {
-        let entries = [(superuser, password)] + lock.withLock { rolePasswords }
+    /// Writes `passFile` anew: the superuser's lines and those of `roles` (called with `lock` held, but at start).
+    private func writePassFile(roles: [(String, String)]) throws {
+        let entries = [(superuser, password)] + roles
         let lines = entries.flatMap { user, password in
             ["127.0.0.1", "localhost"].map { Self.passLine(host: $0, port: port, user: user, password: password) }
         }
@@ -400,7 +404,8 @@ public final class PostgresCluster: @unchecked Sendable {
     /// `/run/essh-test/<16 hex of sha256(STATE)>-pg`, the harness's AUTH folder name with `-pg`: root-owned and
     /// 0755 all the way, so the postgres user reaches it wherever the checkout is.
     static func clustersFolder(state: String?) throws -> String {
-        let state = state ?? ProcessInfo.processInfo.environment["ESSH_TEST_STATE"] ?? (RepoPaths.root + "/.test-servers")
+        let state = state ?? ProcessInfo.processInfo.environment["ESSH_TEST_STATE"]
+            ?? (RepoPaths.root + "/.test-servers")
         let digest = try run("/usr/bin/sha256sum", [], input: state, timeout: 10)
         guard digest.status == 0, digest.out.count >= 16 else { throw Failure(description: "sha256sum failed") }
         let base = "/run/essh-test/" + digest.out.prefix(16) + "-pg"
@@ -422,8 +427,10 @@ public final class PostgresCluster: @unchecked Sendable {
         let ca = directory + "/ca", server = data + "/server"
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         let extensions = directory + "/server.ext"
-        try "subjectAltName = DNS:localhost\nbasicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature\nextendedKeyUsage = serverAuth\n"
-            .write(toFile: extensions, atomically: false, encoding: .utf8)
+        try [
+            "subjectAltName = DNS:localhost", "basicConstraints = critical, CA:FALSE",
+            "keyUsage = critical, digitalSignature", "extendedKeyUsage = serverAuth", "",
+        ].joined(separator: "\n").write(toFile: extensions, atomically: false, encoding: .utf8)
         defer {
             unlink(ca + ".key")
             unlink(extensions)
