@@ -179,27 +179,14 @@ import TestSupport
     }
 
     /// A test process that ends without stopping its cluster (killed, crashed) leaves the postmaster running; the
-    /// harness's `stop` for that STATE ends it and removes its folder. The cluster is started by a child: this test
-    /// binary run again for this test alone with ESSH_PG_ORPHAN_REPORT set, which starts one and `_exit`s.
+    /// harness's `stop` for that STATE ends it and removes its folder.
     @Test func harnessStopEndsTheClustersAnEndedTestLeft() throws {
-        if let report = ProcessInfo.processInfo.environment["ESSH_PG_ORPHAN_REPORT"] {
-            let cluster = try PostgresCluster.start()
-            try "\(cluster.dataDirectory)\n\(cluster.postmasterPID ?? 0)\n\(cluster.port)\n"
-                .write(toFile: report, atomically: true, encoding: .utf8)
-            _exit(0)
-        }
+        try Self.childStartsACluster { _exit(0) }  // no atexit handlers: as if killed
         let directory = try TempDir()
         defer { directory.cleanup() }
         let state = directory.file("state with spaces")
-        let report = directory.file("report")
-        let child = try Spawn.run(CommandLine.arguments[0],
-                                  Self.selfArguments(test: "harnessStopEndsTheClustersAnEndedTestLeft"),
-                                  environment: ["ESSH_TEST_STATE": state, "ESSH_PG_ORPHAN_REPORT": report],
-                                  timeout: 180)
-        let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
-        try #require(child.status == 0 && lines.count == 3, "child: \(child.status) \(child.out) \(child.err)")
-        let dataDirectory = String(lines[0])
-        let pid = try #require(pid_t(lines[1]))
+        let (dataDirectory, pid) = try Self.clusterOfAChild(test: "harnessStopEndsTheClustersAnEndedTestLeft",
+                                                            state: state, report: directory.file("report"))
         defer {  // when the harness failed: nothing left behind all the same
             if PostgresCluster.isAlive(pid) { kill(pid, SIGKILL) }
             let folder = URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path
@@ -221,6 +208,53 @@ import TestSupport
         #expect(!PostgresCluster.isAlive(pid))
         #expect(backends.allSatisfy { !PostgresCluster.isAlive($0) })
         #expect(!FileManager.default.fileExists(atPath: dataDirectory))
+    }
+
+    /// A test process that exits normally with a cluster it never removed (kept in a global, so no deinit) stops
+    /// it and deletes its folder on the way out, without the harness.
+    @Test func aTestProcessThatExitsStopsTheClustersItKept() throws {
+        try Self.childStartsACluster { exit(0) }
+        let directory = try TempDir()
+        defer { directory.cleanup() }
+        let (dataDirectory, pid) = try Self.clusterOfAChild(test: "aTestProcessThatExitsStopsTheClustersItKept",
+                                                            state: directory.file("state"),
+                                                            report: directory.file("report"))
+        defer {  // what a failure left, and the STATE's (empty) clusters folder
+            if PostgresCluster.isAlive(pid) { kill(pid, SIGKILL) }
+            _ = try? Spawn.run(RepoPaths.root + "/Tests/Harness/test-servers.sh", ["stop"],
+                               environment: ["ESSH_TEST_STATE": directory.file("state")], timeout: 60)
+        }
+        #expect(!PostgresCluster.isAlive(pid))
+        let after = try Spawn.run("/usr/bin/pgrep", ["-f", "--", "-D \(dataDirectory)"])
+        #expect(after.status == 1 && after.out.isEmpty, "still running: \(after.out)")
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory))
+    }
+
+    /// Kept by the child of `aTestProcessThatExitsStopsTheClustersItKept`, never released.
+    nonisolated(unsafe) static var kept: PostgresCluster?
+
+    /// In the child (ESSH_PG_CHILD_REPORT set): starts a cluster, keeps it, writes its data directory and
+    /// postmaster's pid to the report file and ends the process with `end`. In the test itself: nothing.
+    static func childStartsACluster(end: () -> Never) throws {
+        guard let report = ProcessInfo.processInfo.environment["ESSH_PG_CHILD_REPORT"] else { return }
+        let cluster = try PostgresCluster.start()
+        kept = cluster
+        try "\(cluster.dataDirectory)\n\(cluster.postmasterPID ?? 0)\n"
+            .write(toFile: report, atomically: true, encoding: .utf8)
+        end()
+    }
+
+    /// Runs this test binary again for `test` alone, as a child with ESSH_TEST_STATE `state`, and returns the data
+    /// directory and postmaster pid of the cluster it started, once it has ended.
+    static func clusterOfAChild(test: String, state: String, report: String) throws
+        -> (dataDirectory: String, pid: pid_t)
+    {
+        let child = try Spawn.run(CommandLine.arguments[0], selfArguments(test: test),
+                                  environment: ["ESSH_TEST_STATE": state, "ESSH_PG_CHILD_REPORT": report],
+                                  timeout: 180)
+        let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n")
+        try #require(child.status == 0 && lines.count == 2, "child: \(child.status) \(child.out) \(child.err)")
+        return (String(lines[0]), try #require(pid_t(lines[1])))
     }
 
     /// The arguments that make this test binary run one test of this suite (swift-testing's entry point).
