@@ -13,9 +13,10 @@ LIBSSH2_APT := $(shell $(LIBSSH2) apt-package 2>/dev/null)
 LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
 export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed. openssh-client: ssh-keygen
-# makes the key pairs of `essh key generate`.
-BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make openssh-client $(LIBSSH2_APT)
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo age
+# makes the key pairs of `essh key generate`. libpq-dev: the team layer's PostgreSQL client (CLibPQ). postgresql and
+# openssl: the throwaway clusters of the team tests and their TLS certificates (TestSupport's PostgresCluster).
+BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make openssh-client libpq-dev $(LIBSSH2_APT)
+TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo age postgresql openssl
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh rsync
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).

@@ -73,6 +73,7 @@ let basicsTargets: [Target] = [
 // Shared helpers for tests: finding the real test servers (Tests/Harness) and the built binary.
 let testSupportTargets: [Target] = [
     .target(name: "TestSupport", dependencies: ["LocalProcess"], path: "Tests/TestSupport"),
+    .testTarget(name: "PostgresHarnessTests", dependencies: ["TestSupport"]),  // PostgresCluster on real PostgreSQL
 ]
 
 // Inventory: the SQLite store (servers, check results, history, settings) and the ssh_config reader.

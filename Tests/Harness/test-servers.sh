@@ -2,7 +2,8 @@
 # Real OpenSSH servers on loopback for eSSH's tests.
 #
 #   Tests/Harness/test-servers.sh start   start the servers, write STATE/servers.env
-#   Tests/Harness/test-servers.sh stop    stop them (safe to call twice)
+#   Tests/Harness/test-servers.sh stop    stop them and the PostgreSQL clusters tests of this STATE left running
+#                                         (TestSupport's PostgresCluster, /run/essh-test/<hash>-pg); safe twice
 #   Tests/Harness/test-servers.sh status  say whether they run
 #
 # STATE is $ESSH_TEST_STATE or <repo>/.test-servers. Tests read STATE/servers.env (KEY=VALUE lines).
@@ -82,8 +83,32 @@ stop_namespaces() {
     done
 }
 
+# The throwaway PostgreSQL clusters tests of this STATE started (TestSupport's PostgresCluster), each in
+# PG/<random>/data; a test that ended without stopping its own (killed, crashed) left it running.
+pg="$auth-pg"
+
+stop_clusters() {
+    local data pid pg_ctl
+    [ -d "$pg" ] || return 0
+    for data in "$pg"/*/data; do
+        [ -f "$data/postmaster.pid" ] || continue
+        pg_ctl=/usr/lib/postgresql/$(cat "$data/PG_VERSION" 2>/dev/null)/bin/pg_ctl
+        if [ -x "$pg_ctl" ]; then
+            setpriv --reuid=postgres --regid=postgres --init-groups env -C / "$pg_ctl" -D "$data" -m immediate \
+                -t 10 -w stop >/dev/null 2>&1 || true
+        fi
+        # Whatever pg_ctl could not stop: the postmaster named in the lock file, if it is still this cluster's.
+        pid=$(head -n 1 "$data/postmaster.pid" 2>/dev/null || true)
+        if [ -n "$pid" ] && tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline" | grep -qF -- "-D $data"; then
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+    done
+    rm -rf "$pg"
+}
+
 stop() {
     stop_namespaces
+    stop_clusters
     rm -rf "$auth"
     [ -d "$state" ] || return 0
     for pidfile in "$state"/*.pid; do
