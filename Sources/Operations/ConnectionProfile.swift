@@ -138,15 +138,19 @@ public struct ConnectionProfile: Sendable, Equatable {
         public var savedServer: (@Sendable (String) throws -> Server?)?
         /// The ssh_config reader jump hosts are looked up with; nil: ~/.ssh/config under `home`, read from disk.
         public var sshConfig: SSHConfigReader?
+        /// The host keys the team pinned for a host and port (`TeamPins.lookup`), for every hop; nil: none.
+        public var hostKeyPins: TeamPins.Lookup?
 
         public init(environment: [String: String] = ProcessInfo.processInfo.environment,
                     localUser: String = LocalUser.name, knownHostsSetting: String = "",
-                    savedServer: (@Sendable (String) throws -> Server?)? = nil, sshConfig: SSHConfigReader? = nil) {
+                    savedServer: (@Sendable (String) throws -> Server?)? = nil, sshConfig: SSHConfigReader? = nil,
+                    hostKeyPins: TeamPins.Lookup? = nil) {
             self.environment = environment
             self.localUser = localUser
             self.knownHostsSetting = knownHostsSetting
             self.savedServer = savedServer
             self.sshConfig = sshConfig
+            self.hostKeyPins = hostKeyPins
         }
 
         /// Equal when the values are; the lookups (closures, a reader) are not compared.
@@ -191,6 +195,10 @@ public struct ConnectionProfile: Sendable, Equatable {
                                      user: overrides.user ?? user ?? context.localUser,
                                      knownHostsFile: context.knownHostsFile(explicit: overrides.knownHostsFile))
         if let timeout = overrides.connectTimeout { options.connectTimeout = timeout }
+        if let pins = context.hostKeyPins?(host, options.port), !pins.isEmpty {
+            options.pinnedHostKeys = pins
+            options.name = options.name ?? chainName
+        }
         if overrides.jump == nil, let unsupportedProxy {
             let name = chainName ?? host
             throw ConnectionProblem(.jumpHost, """
