@@ -89,7 +89,6 @@ struct TeamApply {
         targets.reserveCapacity(changes.servers.count)
         let rename = try db.cachedStatement(sql: "UPDATE server SET name = ? WHERE id = ?")
         for incoming in changes.servers {
-            if !incoming.deleted { try Self.validate(incoming) }
             var target = incoming
             if let edit = pending[incoming.uid] {
                 for (field, value) in edit.mine { target.set(field, value) }
@@ -112,6 +111,7 @@ struct TeamApply {
         let remove = try db.cachedStatement(sql: "DELETE FROM server WHERE id = ?")
         let removeChecks = try db.cachedStatement(sql: "DELETE FROM team_check WHERE serverUid = ?")
         for (index, incoming) in changes.servers.enumerated() {
+            if !incoming.deleted { try Self.validate(incoming) }
             try Self.upsertBase(incoming, db)
             let local = locals[incoming.uid]
             let (target, wanted) = targets[index]
