@@ -96,6 +96,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             case .newerDatabase, .notEsshDatabase, .corrupt, .readOnly, .locked, .io, .sqlite: self = .database
             case .unknownServer, .duplicateName, .invalidName, .invalidPort, .invalidHost, .invalidValue, .sshConfig:
                 self = .badInput
+            case .teamReadOnly, .notLinked: self = .badInput
             }
         case let error as SSHError:
             self = Self(for: error)

@@ -5,14 +5,27 @@ import GRDB
 /// Saved servers: add, change, remove, list, find by name.
 extension Inventory {
     /// Saves a new server; throws `.duplicateName` when the name is taken and a validation error for bad fields.
+    /// With `team`, the server is added to the team's shared list (issue 18): it needs a link to a team
+    /// (`.notLinked`) and the editor role (`.teamReadOnly`), and is saved with team revision 0 and queued for the
+    /// team (a `create` edit with every shared field) in the same transaction.
     @discardableResult
-    public func addServer(_ draft: ServerDraft, at date: Date = Date()) throws(InventoryError) -> Server {
+    public func addServer(_ draft: ServerDraft, team: Bool = false, at date: Date = Date()) throws(InventoryError)
+        -> Server {
         var server = try draft.makeServer(at: date)
         return try write { db in
+            if team {
+                _ = try TeamOutbox.editorLink(db, refusing: "add servers to the team's list")
+                server.teamRevision = 0
+            }
             if try Server.named(server.name).fetchCount(db) > 0 {
                 throw Self.duplicate(server.name)
             }
             try server.insert(db)
+            if team {
+                let values = Dictionary(uniqueKeysWithValues: SharedField.allCases.map { ($0, server.sharedValue($0)) })
+                try TeamOutbox.queue(TeamEdit(uid: server.uid, kind: .create, baseRevision: 0, base: [:],
+                                              mine: values, createdAt: date), db)
+            }
             return server
         }
     }
@@ -31,6 +44,9 @@ extension Inventory {
             if server.name != old.name, try Server.named(server.name).fetchCount(db) > 0 {
                 throw Self.duplicate(server.name)
             }
+            // A shared server's shared fields are the team's: a member may not change them, an editor's change is
+            // queued for the team with it.
+            try TeamOutbox.interceptUpdate(old: old, new: server, at: date, db)
             server.updatedAt = date.databasePrecision
             try server.update(db)
             return server
@@ -38,17 +54,21 @@ extension Inventory {
     }
 
     /// Removes the server named `name` with its check results and history; throws `.unknownServer` when none.
-    public func removeServer(named name: String) throws(InventoryError) {
+    /// A shared server: a member is refused (`.teamReadOnly`), an editor's removal is queued for the team.
+    public func removeServer(named name: String, at date: Date = Date()) throws(InventoryError) {
         try write { db in
-            if try Server.named(name).deleteAll(db) == 0 { throw InventoryError.unknownServer(name) }
+            guard let server = try Server.named(name).fetchOne(db) else { throw InventoryError.unknownServer(name) }
+            try TeamOutbox.interceptRemove(server, at: date, db)
+            try server.delete(db)
         }
     }
 
     /// Removes the servers named `names` (each once, in the order given) with their check results and history, in
     /// one transaction: when any name is not saved, nothing is removed and `.unknownServer` names every missing one.
     /// Returns the names removed.
+    /// Shared servers follow `removeServer`'s rule (a member's refusal removes nothing).
     @discardableResult
-    public func removeServers(named names: [String]) throws(InventoryError) -> [String] {
+    public func removeServers(named names: [String], at date: Date = Date()) throws(InventoryError) -> [String] {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
         return try write { db in
@@ -60,7 +80,11 @@ extension Inventory {
                     No saved servers are named \(list); nothing was removed. `essh servers list` shows the saved ones.
                     """)
             }
-            for name in unique { try Server.named(name).deleteAll(db) }
+            for name in unique {
+                guard let server = try Server.named(name).fetchOne(db) else { continue }
+                try TeamOutbox.interceptRemove(server, at: date, db)
+                try server.delete(db)
+            }
             return unique
         }
     }
@@ -129,11 +153,23 @@ extension Inventory {
                 }
                 if var old = try Server.named(draft.name).fetchOne(db) {
                     let before = old
-                    old.host = incoming.host
-                    old.port = incoming.port
-                    old.user = incoming.user
+                    if old.isShared {
+                        // The team's fields of a shared server are not an import's to change (its personal
+                        // ones are): said in the summary when the import differs.
+                        if (old.host, old.port, old.user, old.jump)
+                            != (incoming.host, incoming.port, incoming.user, incoming.jump) {
+                            summary.skipped.append("""
+                                \(draft.name): shared with the team; its host, port, user and jump hosts stay the \
+                                team's (an editor changes them with `essh servers edit`)
+                                """)
+                        }
+                    } else {
+                        old.host = incoming.host
+                        old.port = incoming.port
+                        old.user = incoming.user
+                        old.jump = incoming.jump
+                    }
                     old.algorithms = incoming.algorithms
-                    old.jump = incoming.jump
                     let newTunnels = incoming.forwards.filter { !old.forwards.contains($0) }
                     old.forwards += newTunnels
                     if incoming.keyPath != nil || old.auth == .key {

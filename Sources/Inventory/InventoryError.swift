@@ -20,6 +20,11 @@ public struct InventoryError: UserFacingError, Sendable, Equatable {
         case io
         case sqlite
         case sshConfig = "ssh-config"
+        /// A change to a team's shared server that this member may not make (only editors may), or a team action
+        /// that needs the editor role.
+        case teamReadOnly = "team-read-only"
+        /// A team action on an inventory not linked to a team.
+        case notLinked = "not-linked"
     }
 
     /// What went wrong.
@@ -47,6 +52,12 @@ public struct InventoryError: UserFacingError, Sendable, Equatable {
         InventoryError(.readOnly, detail, """
             The database \(path) is read-only, and eSSH needs to write it; it was left untouched. \
             Make it writable (chmod u+w \(path)) or use --db to pick another file.
+            """)
+    }
+
+    static var notLinked: InventoryError {
+        InventoryError(.notLinked, "", """
+            This inventory is not linked to a team. Run `essh team join URL` (the URL an administrator gives) first.
             """)
     }
 

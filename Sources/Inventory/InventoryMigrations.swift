@@ -110,6 +110,84 @@ enum InventoryMigrations {
             }
             try db.create(index: "server_uid", on: "server", columns: ["uid"], unique: true)
         }
+        // A team's shared inventory (issue 18): the member's local cache of it. `server.teamRevision`: NULL for a
+        // personal server, 0 for a shared one added here and not yet pushed, else the team revision of its base.
+        // team_link: the one link to a team database; team_base: each shared server as the team had it when last
+        // synced (tombstones kept, deleted = 1); team_outbox: an editor's edits waiting to be pushed (one per
+        // server, base and mine as JSON objects of SharedField raw values); team_conflict: fields two editors
+        // changed differently, waiting for a choice; team_pin and team_check: the team's host-key pins and
+        // published check results.
+        migrator.registerMigration("v9-team") { db in
+            try db.alter(table: "server") { t in
+                t.add(column: "teamRevision", .integer)
+            }
+            try db.create(table: "team_link") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("url", .text).notNull()
+                t.column("member", .text).notNull()
+                t.column("role", .text).notNull()
+                t.column("revision", .integer).notNull().defaults(to: 0)
+                t.column("joinedAt", .datetime).notNull()
+                t.column("lastSync", .datetime)
+                t.column("lastAttempt", .datetime)
+                t.column("lastError", .text)
+                t.column("publishChecks", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "team_base") { t in
+                t.primaryKey("uid", .text)
+                t.column("name", .text).notNull()
+                t.column("host", .text).notNull()
+                t.column("port", .integer).notNull()
+                t.column("user", .text)
+                t.column("jump", .text).notNull().defaults(to: "")
+                t.column("tags", .text).notNull().defaults(to: "")  // comma-separated
+                t.column("os", .text).notNull().defaults(to: "auto")
+                t.column("revision", .integer).notNull()
+                t.column("deleted", .boolean).notNull().defaults(to: false)
+                t.column("changedBy", .text).notNull().defaults(to: "")
+                t.column("changedAt", .datetime).notNull()
+            }
+            try db.create(table: "team_outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uid", .text).notNull().unique()
+                t.column("kind", .text).notNull()
+                t.column("baseRevision", .integer).notNull()
+                t.column("base", .text).notNull()
+                t.column("mine", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "team_conflict") { t in
+                t.column("uid", .text).notNull()
+                t.column("field", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("base", .text).notNull()
+                t.column("mine", .text).notNull()
+                t.column("theirs", .text).notNull()
+                t.column("theirsDeleted", .boolean).notNull()
+                t.column("theirsBy", .text).notNull()
+                t.column("theirsRevision", .integer).notNull()
+                t.primaryKey(["uid", "field"])
+            }
+            try db.create(table: "team_pin") { t in
+                t.column("host", .text).notNull()
+                t.column("port", .integer).notNull()
+                t.column("keyType", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("fingerprint", .text).notNull()
+                t.column("pinnedBy", .text).notNull()
+                t.column("pinnedAt", .datetime).notNull()
+                t.column("revision", .integer).notNull()
+                t.primaryKey(["host", "port", "keyType"])
+            }
+            try db.create(table: "team_check") { t in
+                t.column("serverUid", .text).notNull()
+                t.column("member", .text).notNull()
+                t.column("status", .text).notNull()
+                t.column("latencyMs", .double)
+                t.column("checkedAt", .datetime).notNull()
+                t.primaryKey(["serverUid", "member"])
+            }
+        }
         return migrator
     }
 }

@@ -47,6 +47,12 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
     /// The identity that last logged in (a key file path, or `agent:SHA256:…` for an agent key), offered first
     /// next time; nil until one has.
     public var lastIdentity: String?
+    /// The team revision of this server's shared fields (issue 18): nil for a personal server, 0 for a shared one
+    /// added here and not yet pushed, otherwise the revision of the team's row it was last synced with.
+    public var teamRevision: Int64?
+
+    /// Whether the server belongs to the team's shared list (its shared fields are the team's).
+    public var isShared: Bool { teamRevision != nil }
 
     /// The table name.
     public static let databaseTableName = "server"
@@ -80,6 +86,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         credential = CredentialSource(stored: row["credential"])
         uid = row["uid"] ?? ""
         lastIdentity = row["lastIdentity"]
+        teamRevision = row["teamRevision"]
     }
 
     /// Writes the columns of the `server` table.
@@ -107,6 +114,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         container["credential"] = credential.text
         container["uid"] = uid
         container["lastIdentity"] = lastIdentity
+        container["teamRevision"] = teamRevision
     }
 
     /// Every field.
@@ -114,7 +122,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
                 os: ServerOS, tags: [String], note: String, createdAt: Date, updatedAt: Date, lastConnectedAt: Date?,
                 algorithms: AlgorithmChoices = AlgorithmChoices(), jump: String = "", forwards: [String] = [],
                 autostart: Bool = false, credential: CredentialSource = .ask, uid: String = "",
-                lastIdentity: String? = nil) {
+                lastIdentity: String? = nil, teamRevision: Int64? = nil) {
         self.id = id
         self.name = name
         self.host = host
@@ -135,6 +143,7 @@ public struct Server: Codable, Sendable, Equatable, Identifiable, FetchableRecor
         self.credential = credential
         self.uid = uid
         self.lastIdentity = lastIdentity
+        self.teamRevision = teamRevision
     }
 
     /// A new stable id for a server being saved.
