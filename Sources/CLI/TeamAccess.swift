@@ -20,15 +20,23 @@ struct TeamAccess {
 
     /// Opens the team database at `url`, asking for the password only when the server wants one.
     func open(_ url: String) throws -> TeamDatabase {
+        try login(url) { (password) throws(TeamError) -> TeamDatabase in
+            try TeamDatabase.open(url: url, password: password, timeout: timeout)
+        }
+    }
+
+    /// Runs `connect` with no password (libpq's own sources), else the vault's, else one from the terminal, as the
+    /// server asks; `--password-file` alone when given.
+    func login<T>(_ url: String, _ connect: ([UInt8]?) throws(TeamError) -> T) throws -> T {
         let parsed = try TeamURL(url)
         if let passwordFile {
             var password = try SecretInput.readPrivateFile(passwordFile)
             defer { Wipe.bytes(&password) }
             if password.last == 0x0A { password.removeLast() }
-            return try TeamDatabase.open(url: url, password: password, timeout: timeout)
+            return try connect(password)
         }
         do {
-            return try TeamDatabase.open(url: url, timeout: timeout)
+            return try connect(nil)
         } catch let error where error.kind == .needsPassword {
             // Fall through to the vault and the terminal.
         }
@@ -38,7 +46,7 @@ struct TeamAccess {
            var stored = document.entries[Self.vaultID(parsed)]?.password?.copyBytes() {
             defer { Wipe.bytes(&stored) }
             do {
-                return try TeamDatabase.open(url: url, password: stored, timeout: timeout)
+                return try connect(stored)
             } catch let error where error.kind == .authenticationFailed {
                 TerminalOutput.writeError("essh: the password the vault holds for \(parsed.display) was refused; "
                     + "asking for it.\n")
@@ -53,9 +61,9 @@ struct TeamAccess {
             throw TeamError(.needsPassword, "No password was given for \(parsed.display); nothing was changed.")
         }
         defer { Wipe.bytes(&typed) }
-        let team = try TeamDatabase.open(url: url, password: typed, timeout: timeout)
+        let connection = try connect(typed)
         remember(typed, for: parsed, vault: vault)
-        return team
+        return connection
     }
 
     /// Keeps a password that worked in the vault, when there is one; says where it went.

@@ -118,7 +118,7 @@ struct TeamCommand: ParsableCommand {
             added = report.applied.added
             changed = report.applied.changed
             removed = report.applied.removed
-            renamed = report.applied.renamed
+            renamed = report.applied.renamed.map(\.localName)
             conflicts = report.conflicts.map(ConflictJSON.init)
             refused = report.refused.map { Refusal(name: $0.name, reason: $0.reason.message) }
             published = report.published
@@ -154,9 +154,9 @@ struct TeamCommand: ParsableCommand {
         if report.published > 0 { parts.append("\(report.published) checks published") }
         TerminalOutput.line("Synced with \(target) (revision \(report.revision), \(report.role.rawValue))"
             + (parts.isEmpty ? ": nothing new." : ": " + parts.joined(separator: ", ") + "."))
-        for name in applied.renamed {
-            TerminalOutput.line("  The team's \(name.replacingOccurrences(of: "~team", with: "")) is shown as \(name): "
-                + "one of your own servers has that name.")
+        for rename in applied.renamed {
+            TerminalOutput.line("  The team's \(rename.teamName) is shown as \(rename.localName): one of your own "
+                + "servers has that name.")
         }
         for refusal in report.refused {
             TerminalOutput.line("  Not pushed (\(refusal.name)): \(refusal.reason.message) Your change was undone here.")
@@ -270,7 +270,7 @@ struct TeamCommand: ParsableCommand {
             let report = Report(url: link.url, member: link.member, role: link.role.rawValue, revision: link.revision,
                                 lastSync: link.lastSync, lastAttempt: link.lastAttempt,
                                 lastError: problem ?? link.lastError, reachable: reachable,
-                                servers: counts.servers, queued: counts.outbox, conflicts: counts.conflicts,
+                                servers: counts.shared, queued: counts.outbox, conflicts: counts.conflicts,
                                 publishChecks: link.publishChecks)
             if server.json { return try TeamCommand.printJSON(report) }
             let target = (try? TeamURL(link.url).display) ?? link.url
@@ -282,7 +282,7 @@ struct TeamCommand: ParsableCommand {
             }
             TerminalOutput.line("Synced: \(TeamCommand.ago(link.lastSync)) (revision \(link.revision)); \(reach)")
             if let problem = report.lastError, reachable != true { TerminalOutput.line("  \(problem)") }
-            TerminalOutput.line("Shared servers: \(counts.servers); queued edits: \(counts.outbox); conflicts: "
+            TerminalOutput.line("Shared servers: \(counts.shared); queued edits: \(counts.outbox); conflicts: "
                 + "\(counts.conflicts)" + (counts.conflicts > 0 ? " (essh team conflicts)" : ""))
             TerminalOutput.line("Publishing check results: \(link.publishChecks ? "on" : "off")")
         }
@@ -518,22 +518,14 @@ struct TeamCommand: ParsableCommand {
 }
 
 extension TeamAccess {
-    /// A connection for `essh team init` (no schema yet, so no role check).
+    /// A connection for `essh team init` (no schema yet, so no role check), with the same sources of a password.
     func openForAdministration(_ url: String) throws -> PGConnection {
-        if let passwordFile {
-            var password = try SecretInput.readPrivateFile(passwordFile)
-            defer { Wipe.bytes(&password) }
-            if password.last == 0x0A { password.removeLast() }
-            return try PGConnection.connect(url: url, password: password, timeout: timeout)
-        }
-        do {
-            return try PGConnection.connect(url: url, timeout: timeout)
-        } catch let error where error.kind == .needsPassword {
-            guard TerminalPrompter.hasTerminal,
-                  var typed = TerminalPrompter.askBytes("Password for \(try TeamURL(url).display): ", echo: false)
-            else { throw TeamError(error) }
-            defer { Wipe.bytes(&typed) }
-            return try PGConnection.connect(url: url, password: typed, timeout: timeout)
+        try login(url) { (password) throws(TeamError) -> PGConnection in
+            do throws(PGError) {
+                return try PGConnection.connect(url: url, password: password, timeout: timeout)
+            } catch {
+                throw TeamError(error)
+            }
         }
     }
 }
