@@ -20,14 +20,14 @@ struct TeamAccess {
 
     /// Opens the team database at `url`, asking for the password only when the server wants one.
     func open(_ url: String) throws -> TeamDatabase {
-        try login(url) { (password) throws(TeamError) -> TeamDatabase in
+        try login(url) { password in
             try TeamDatabase.open(url: url, password: password, timeout: timeout)
         }
     }
 
     /// Runs `connect` with no password (libpq's own sources), else the vault's, else one from the terminal, as the
     /// server asks; `--password-file` alone when given.
-    func login<T>(_ url: String, _ connect: ([UInt8]?) throws(TeamError) -> T) throws -> T {
+    func login<T>(_ url: String, _ connect: ([UInt8]?) throws -> T) throws -> T {
         let parsed = try TeamURL(url)
         if let passwordFile {
             var password = try SecretInput.readPrivateFile(passwordFile)
@@ -37,7 +37,7 @@ struct TeamAccess {
         }
         do {
             return try connect(nil)
-        } catch let error where error.kind == .needsPassword {
+        } catch let error as TeamError where error.kind == .needsPassword {
             // Fall through to the vault and the terminal.
         }
         let vault = try? VaultAccess(database: database)
@@ -47,7 +47,7 @@ struct TeamAccess {
             defer { Wipe.bytes(&stored) }
             do {
                 return try connect(stored)
-            } catch let error where error.kind == .authenticationFailed {
+            } catch let error as TeamError where error.kind == .authenticationFailed {
                 TerminalOutput.writeError("essh: the password the vault holds for \(parsed.display) was refused; "
                     + "asking for it.\n")
             }

@@ -520,7 +520,7 @@ struct TeamCommand: ParsableCommand {
 extension TeamAccess {
     /// A connection for `essh team init` (no schema yet, so no role check), with the same sources of a password.
     func openForAdministration(_ url: String) throws -> PGConnection {
-        try login(url) { (password) throws(TeamError) -> PGConnection in
+        try login(url) { password in
             do throws(PGError) {
                 return try PGConnection.connect(url: url, password: password, timeout: timeout)
             } catch {

@@ -38,7 +38,8 @@ public struct PGError: UserFacingError, Sendable, Equatable {
     /// Classifies libpq's message about a failed connection.
     static func connectFailure(_ message: String, needsPassword: Bool, usedPassword: Bool, target: String) -> PGError {
         let lower = message.lowercased()
-        if needsPassword && !usedPassword {
+        // libpq's flag is not always set when it gave up for want of one (sslmode=prefer's second attempt).
+        if (needsPassword || lower.contains("no password supplied")) && !usedPassword {
             return PGError(.needsPassword, "PostgreSQL at \(target) asks for a password and none was given "
                 + "(none in ~/.pgpass nor the vault).")
         }

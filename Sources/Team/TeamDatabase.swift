@@ -34,6 +34,12 @@ public final class TeamDatabase {
 
     static func checkSchemaAndRole(_ connection: PGConnection, target: String) throws(TeamError) -> TeamRole {
         do {
+            let schema = try connection.execute("""
+                SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'essh'),
+                has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'essh'), 'USAGE')
+                """).rows.first ?? []
+            guard schema.first == "t" else { throw TeamError.noSchema(target) }
+            guard schema.count > 1, schema[1] == "t" else { throw notInTeam(connection) }
             guard let version = try TeamSchema.installedVersion(on: connection) else {
                 throw TeamError.noSchema(target)
             }
@@ -48,9 +54,7 @@ public final class TeamDatabase {
             let row = rights.rows.first ?? []
             if row.first == "t" { return .editor }
             if row.count > 1, row[1] == "t" { return .member }
-            throw TeamError(.notInTeam, "The PostgreSQL role \(connection.user) is not in the team: an administrator "
-                + "runs GRANT \(TeamSchema.memberRole) TO \(connection.user) (or \(TeamSchema.editorRole) for an "
-                + "editor).")
+            throw notInTeam(connection)
         } catch let error as TeamError {
             throw error
         } catch let error as PGError {
@@ -58,6 +62,11 @@ public final class TeamDatabase {
         } catch {
             throw TeamError(.statement, "\(error)")
         }
+    }
+
+    private static func notInTeam(_ connection: PGConnection) -> TeamError {
+        TeamError(.notInTeam, "The PostgreSQL role \(connection.user) is not in the team: an administrator runs "
+            + "GRANT \(TeamSchema.memberRole) TO \(connection.user) (or \(TeamSchema.editorRole) for an editor).")
     }
 
     // MARK: Pull

@@ -71,13 +71,17 @@ public enum TeamSchema {
             FOR EACH ROW EXECUTE FUNCTION essh.stamp();
         CREATE TRIGGER checks_stamp BEFORE INSERT OR UPDATE ON essh.checks
             FOR EACH ROW EXECUTE FUNCTION essh.stamp();
+        -- The roles are the cluster's, shared by its databases: made when missing (another database's init may be
+        -- making them at the same moment).
         DO $$ BEGIN
-            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'essh_members') THEN
+            BEGIN
                 CREATE ROLE essh_members NOLOGIN;
-            END IF;
-            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'essh_editors') THEN
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+            END;
+            BEGIN
                 CREATE ROLE essh_editors NOLOGIN;
-            END IF;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+            END;
         END $$;
         GRANT essh_members TO essh_editors;
         REVOKE ALL ON SCHEMA essh FROM PUBLIC;

@@ -69,7 +69,7 @@ import TestSupport
         #expect(wrong?.message.contains("password authentication failed") == true)
 
         let none = #expect(throws: TeamError.self) { try TeamDatabase.open(url: team.url(team.editor)) }
-        #expect(none?.kind == .needsPassword)
+        #expect(none?.kind == .needsPassword, "\(String(describing: none))")
 
         // Nothing listens on the port: an offline moment, not a refusal.
         let closed = #expect(throws: TeamError.self) {
