@@ -66,11 +66,8 @@ public final class PGConnection {
         guard let connection else { throw PGError(.connect, "libpq could not allocate a connection") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = PGConnection.trimmed(PQerrorMessage(connection))
-            let needsPassword = PQconnectionNeedsPassword(connection) == 1
-            let usedPassword = PQconnectionUsedPassword(connection) == 1
             PQfinish(connection)
-            throw PGError.connectFailure(message, needsPassword: needsPassword, usedPassword: usedPassword,
-                                         target: options.display)
+            throw PGError.connectFailure(message, target: options.display)
         }
         return PGConnection(connection)
     }

@@ -36,10 +36,11 @@ public struct PGError: UserFacingError, Sendable, Equatable {
 
 
     /// Classifies libpq's message about a failed connection.
-    static func connectFailure(_ message: String, needsPassword: Bool, usedPassword: Bool, target: String) -> PGError {
+    static func connectFailure(_ message: String, target: String) -> PGError {
         let lower = message.lowercased()
-        // libpq's flag is not always set when it gave up for want of one (sslmode=prefer's second attempt).
-        if (needsPassword || lower.contains("no password supplied")) && !usedPassword {
+        // libpq's own words when the server asked for a password and none came from the caller or ~/.pgpass
+        // (PQconnectionUsedPassword is true whenever the server asked, so it cannot tell).
+        if lower.contains("no password supplied") {
             return PGError(.needsPassword, "PostgreSQL at \(target) asks for a password and none was given "
                 + "(none in ~/.pgpass nor the vault).")
         }
