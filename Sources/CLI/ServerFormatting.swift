@@ -11,18 +11,29 @@ enum ServerFormatting {
     }
 
     static func table(_ servers: [Server], lastChecks: [Int64: CheckResult], colour: Bool) -> String {
-        var table = TextTable(headers: ["NAME", "ADDRESS", "AUTH", "OS", "TAGS", "LAST CHECK"])
+        // The TEAM column only when the list holds a team's servers (`essh team`): "shared", or "queued" for one
+        // added here that the team has not received yet.
+        let team = servers.contains { $0.isShared }
+        var table = TextTable(headers: ["NAME"] + (team ? ["TEAM"] : []) + ["ADDRESS", "AUTH", "OS", "TAGS",
+                                                                           "LAST CHECK"])
         for server in servers {
             let check = server.id.flatMap { lastChecks[$0] }
             let auth = server.auth == .key ? "key \(server.keyPath ?? "")" : server.auth.rawValue
-            table.add([
-                .init(text: server.name), .init(text: address(server)), .init(text: auth),
+            let marker: [TextTable.Cell] = team ? [.init(text: teamWord(server))] : []
+            table.add([.init(text: server.name)] + marker + [
+                .init(text: address(server)), .init(text: auth),
                 .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
                 .init(text: check.map { "\($0.status.word) \(relative($0.checkedAt))" } ?? "never",
                       colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
             ])
         }
         return table.render(colour: colour)
+    }
+
+    /// "shared", "queued" (added here, not yet pushed to the team) or "" for one's own server.
+    static func teamWord(_ server: Server) -> String {
+        guard let revision = server.teamRevision else { return "" }
+        return revision == 0 ? "queued" : "shared"
     }
 
     static func relative(_ date: Date, now: Date = Date()) -> String {
@@ -59,11 +70,14 @@ enum ServerFormatting {
         var credential: String
         var uid: String
         var lastIdentity: String?
+        /// The team revision of a shared server's last change (0: added here, not pushed yet); nil: one's own.
+        var teamRevision: Int64?
 
         enum CodingKeys: String, CodingKey {
             case name, host, port, user, auth, key, os, tags, note, created, updated, algorithms, jump
-            case forwards, autostart, credential, uid
+            case forwards, autostart, credential, uid, shared
             case lastConnected = "last_connected", lastCheck = "last_check", lastIdentity = "last_identity"
+            case teamRevision = "team_revision"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -88,6 +102,8 @@ enum ServerFormatting {
             try c.encode(credential, forKey: .credential)
             try c.encode(uid, forKey: .uid)
             try c.encode(lastIdentity, forKey: .lastIdentity)
+            try c.encode(teamRevision != nil, forKey: .shared)
+            try c.encode(teamRevision, forKey: .teamRevision)
         }
     }
 
@@ -134,7 +150,8 @@ enum ServerFormatting {
             algorithms: Dictionary(uniqueKeysWithValues: server.algorithms.configLines.map {
                 ($0.keyword, $0.value)
             }), jump: server.jump, forwards: server.forwards, autostart: server.autostart,
-            credential: server.credential.text, uid: server.uid, lastIdentity: server.lastIdentity)
+            credential: server.credential.text, uid: server.uid, lastIdentity: server.lastIdentity,
+            teamRevision: server.teamRevision)
     }
 
     /// Pretty, sorted keys, ISO 8601 dates.

@@ -153,7 +153,8 @@ public final class TeamDatabase {
     /// the edit's value; one equal to the edit's value needs nothing; any other is a conflict for the editor to
     /// settle, and the other fields of that edit still go in. A refusal (a member's edit, a name another server has)
     /// is reported for that edit alone; losing the connection stops the push (what went in stays in).
-    public func push(_ edits: [TeamEdit]) throws(TeamError) -> PushOutcome {
+    public func push(_ edits: [TeamEdit], name: (TeamEdit) -> String = TeamDatabase.name) throws(TeamError)
+        -> PushOutcome {
         var outcome = PushOutcome()
         for edit in edits {
             guard let id = edit.id else { continue }
@@ -164,14 +165,16 @@ public final class TeamDatabase {
                 if conflicts.isEmpty { outcome.applied.append(id) } else { outcome.conflicts[id] = conflicts }
             } catch {
                 if error.kind == .connectionLost || error.kind == .connect { throw TeamError(error) }
-                outcome.refused[id] = Self.refusal(error, edit: edit, user: connection.user)
+                outcome.refused[id] = Self.refusal(error, name: name(edit), user: connection.user)
             }
         }
         return outcome
     }
 
-    private static func refusal(_ error: PGError, edit: TeamEdit, user: String) -> TeamError {
-        let name = edit.mine[.name] ?? edit.base[.name] ?? edit.uid
+    /// The name an edit's server goes by, as far as the edit knows it (a rename's new name, else its uid).
+    public static func name(_ edit: TeamEdit) -> String { edit.mine[.name] ?? edit.base[.name] ?? edit.uid }
+
+    private static func refusal(_ error: PGError, name: String, user: String) -> TeamError {
         switch error.sqlState {
         case "42501":
             return TeamError(.permission, "The team database refused the change to \(name): the PostgreSQL role "

@@ -65,7 +65,13 @@ public enum TeamSync {
         throws(TeamError) {
         let outbox = try cache { () throws(InventoryError) in try inventory.teamOutbox() }
         guard !outbox.isEmpty else { return }
-        let outcome = try database.push(outbox)
+        // Names for what the person reads: the edit's own (a rename), else the name the cache knows the server by.
+        let known = Dictionary(((try? inventory.servers()) ?? []).map { ($0.uid, $0.name) },
+                               uniquingKeysWith: { first, _ in first })
+        let name = { (edit: TeamEdit) -> String in
+            edit.mine[.name] ?? known[edit.uid] ?? (try? inventory.teamBase(uid: edit.uid))??.name ?? edit.uid
+        }
+        let outcome = try database.push(outbox, name: name)
         report.pushed = outcome.applied.count
         try cache { () throws(InventoryError) in
             try inventory.completeTeamEdits(ids: outcome.applied)
@@ -78,8 +84,7 @@ public enum TeamSync {
         }
         report.conflicts = outcome.conflicts.sorted(by: { $0.key < $1.key }).flatMap(\.value)
         report.refused = outcome.refused.sorted(by: { $0.key < $1.key }).map { id, reason in
-            let edit = outbox.first { $0.id == id }
-            return (edit?.mine[.name] ?? edit?.base[.name] ?? edit?.uid ?? "", reason)
+            (outbox.first { $0.id == id }.map(name) ?? "", reason)
         }
     }
 
