@@ -159,7 +159,8 @@ struct TeamCommand: ParsableCommand {
                 + "servers has that name.")
         }
         for refusal in report.refused {
-            TerminalOutput.line("  Not pushed (\(refusal.name)): \(refusal.reason.message) Your change was undone here.")
+            TerminalOutput.line("  Not pushed (\(refusal.name)): \(refusal.reason.message) Your change was undone "
+                + "here.")
         }
         if !report.conflicts.isEmpty {
             TerminalOutput.line("  \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s"): "

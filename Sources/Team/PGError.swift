@@ -50,9 +50,11 @@ public struct PGError: UserFacingError, Sendable, Equatable {
         if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") {
             var advice = ""
             if lower.contains("does not match host name") {
-                advice = " Connect with the name the certificate holds, or pin the right certificate (sslrootcert=FILE)."
+                advice = " Connect with the name the certificate holds, or pin the right certificate "
+                    + "(sslrootcert=FILE)."
             } else if lower.contains("certificate verify failed") {
-                advice = " The server's certificate does not verify against the CA store (or the pinned certificate)."
+                advice = " The server's certificate does not verify against the CA store (or the pinned "
+                    + "certificate)."
             }
             return PGError(.tls, "TLS to PostgreSQL at \(target) failed: \(message).\(advice)")
         }
