@@ -10,7 +10,8 @@ enum ServerFormatting {
         return (server.user.map { "\($0)@" } ?? "") + host + (server.port == 22 ? "" : ":\(server.port)")
     }
 
-    static func table(_ servers: [Server], lastChecks: [Int64: CheckResult], colour: Bool) -> String {
+    static func table(_ servers: [Server], lastChecks: [Int64: CheckResult], seen: TeamSeen = TeamSeen(),
+                      colour: Bool) -> String {
         // The TEAM column only when the list holds a team's servers (`essh team`): "shared", or "queued" for one
         // added here that the team has not received yet.
         let team = servers.contains { $0.isShared }
@@ -23,11 +24,31 @@ enum ServerFormatting {
             table.add([.init(text: server.name)] + marker + [
                 .init(text: address(server)), .init(text: auth),
                 .init(text: server.os.rawValue), .init(text: server.tags.joined(separator: ",")),
-                .init(text: check.map { "\($0.status.word) \(relative($0.checkedAt))" } ?? "never",
+                .init(text: (check.map { "\($0.status.word) \(relative($0.checkedAt))" } ?? "never")
+                          + (seen.freshest(server).map {
+                              "; \($0.member): \(word($0.status)) \(relative($0.checkedAt))"
+                          } ?? ""),
                       colour: check.map { StatusColour.code(for: $0.status) } ?? nil),
             ])
         }
         return table.render(colour: colour)
+    }
+
+    /// The check results other members published for shared servers (`essh team publish on`), and who "we" are.
+    struct TeamSeen {
+        var checks: [String: [TeamCheck]] = [:]
+        var member: String?
+
+        /// Another member's freshest result for `server`.
+        func freshest(_ server: Server) -> TeamCheck? {
+            guard server.isShared else { return nil }
+            return checks[server.uid]?.filter { $0.member != member }.max { $0.checkedAt < $1.checkedAt }
+        }
+    }
+
+    /// A published status word as `essh check` prints it (unknown words as they came).
+    static func word(_ status: String) -> String {
+        CheckStatus(rawValue: status)?.word ?? status
     }
 
     /// "shared", "queued" (added here, not yet pushed to the team) or "" for one's own server.

@@ -244,7 +244,12 @@ struct ServersCommand: ParsableCommand {
                                           + "or `essh servers import-ssh-config`."
                                           + (inventory == nil ? " " + database.missingNote : "") + "\n")
             } else {
-                TerminalOutput.write(ServerFormatting.table(servers, lastChecks: checks,
+                var seen = ServerFormatting.TeamSeen()
+                if servers.contains(where: \.isShared), let inventory {
+                    seen = ServerFormatting.TeamSeen(checks: try inventory.teamChecksByServer(),
+                                                     member: try inventory.teamLink()?.member)
+                }
+                TerminalOutput.write(ServerFormatting.table(servers, lastChecks: checks, seen: seen,
                                                             colour: TerminalOutput.colourOnStdout))
             }
             if json && inventory == nil { TerminalOutput.writeError(database.missingNote + "\n") }
