@@ -152,7 +152,7 @@ struct TeamCommand: ParsableCommand {
         if !applied.removed.isEmpty { parts.append("\(applied.removed.count) removed") }
         if report.pushed > 0 { parts.append("\(report.pushed) edit\(report.pushed == 1 ? "" : "s") pushed") }
         if report.published > 0 { parts.append("\(report.published) of your checks published") }
-        if applied.checks > 0 { parts.append("\(applied.checks) checks by others") }
+        if applied.checks > 0 { parts.append("\(applied.checks) published check results") }
         TerminalOutput.line("Synced with \(target) (revision \(report.revision), \(report.role.rawValue))"
             + (parts.isEmpty ? ": nothing new." : ": " + parts.joined(separator: ", ") + "."))
         for rename in applied.renamed {
