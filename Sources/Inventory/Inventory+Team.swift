@@ -149,32 +149,32 @@ public struct TeamCounts: Sendable, Equatable {
     }
 }
 
+extension SharedServer {
+    /// The shared part of a local server row (at its team revision, 0 for one's own).
+    public init(_ server: Server) {
+        self.init(uid: server.uid, name: server.name, host: server.host, port: server.port, user: server.user,
+                  jump: server.jump, tags: server.tags, os: server.os.rawValue, revision: server.teamRevision ?? 0)
+    }
+}
+
 extension Server {
-    /// One shared field of the server as canonical text (as `SharedServer.value` writes it).
+    /// One shared field of the server as canonical text (`SharedServer.value`, the one spelling).
     public func sharedValue(_ field: SharedField) -> String {
-        switch field {
-        case .name: name
-        case .host: host
-        case .port: String(port)
-        case .user: user ?? ""
-        case .jump: jump
-        case .tags: tags.joined(separator: ",")
-        case .os: os.rawValue
-        }
+        SharedServer(self).value(field)
     }
 
     /// Sets one shared field from its canonical text; a port that is not a number stays, an OS this eSSH does not
     /// know reads as `auto`.
     mutating func setShared(_ field: SharedField, _ text: String) {
-        switch field {
-        case .name: name = text
-        case .host: host = text
-        case .port: if let number = Int(text) { port = number }
-        case .user: user = text.isEmpty ? nil : text
-        case .jump: jump = text
-        case .tags: tags = text.split(separator: ",").map(String.init)
-        case .os: os = ServerOS(rawValue: text) ?? .auto
-        }
+        var shared = SharedServer(self)
+        shared.set(field, text)
+        name = shared.name
+        host = shared.host
+        port = shared.port
+        user = shared.user
+        jump = shared.jump
+        tags = shared.tags
+        os = ServerOS(rawValue: shared.os) ?? .auto
     }
 
     /// The shared fields whose values differ between `self` and `other`, in field order.
