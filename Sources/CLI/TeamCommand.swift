@@ -523,11 +523,7 @@ extension TeamAccess {
     /// A connection for `essh team init` (no schema yet, so no role check), with the same sources of a password.
     func openForAdministration(_ url: String) throws -> PGConnection {
         try login(url) { password in
-            do throws(PGError) {
-                return try PGConnection.connect(url: url, password: password, timeout: timeout)
-            } catch {
-                throw TeamError(error)
-            }
+            try PGConnection.connect(url: url, password: password, timeout: timeout)
         }
     }
 }

@@ -34,7 +34,7 @@ public final class PGConnection {
     /// serve (`~/.pgpass`, client certificates, peer). A URL asking for verify-ca or verify-full without naming a
     /// CA file is checked against the system's store. `timeout` bounds the connection's set-up.
     public static func connect(url: String, password: [UInt8]? = nil, timeout: Int = 10,
-                               applicationName: String = "essh") throws(PGError) -> PGConnection {
+                               applicationName: String = "essh") throws(TeamError) -> PGConnection {
         let options = try TeamURL(url)
         var keywords = ["dbname", "connect_timeout", "fallback_application_name", "keepalives", "keepalives_idle",
                         "keepalives_interval", "keepalives_count"]
@@ -63,18 +63,18 @@ public final class PGConnection {
                 return PQconnectdbParams(keywordList, valueList, 1)
             }
         }
-        guard let connection else { throw PGError(.connect, "libpq could not allocate a connection") }
+        guard let connection else { throw TeamError(.connect, "libpq could not allocate a connection") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = PGConnection.trimmed(PQerrorMessage(connection))
             PQfinish(connection)
-            throw PGError.connectFailure(message, target: options.display)
+            throw TeamError.connectFailure(message, target: options.display)
         }
         return PGConnection(connection)
     }
 
     /// Runs one statement with text parameters (`$1`, `$2`, … ; nil is NULL) and returns its rows as text.
     @discardableResult
-    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGRows {
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws(TeamError) -> PGRows {
         let result: OpaquePointer? = withOptionalCStrings(parameters) { pointers in
             PQexecParams(connection, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
@@ -82,7 +82,7 @@ public final class PGConnection {
     }
 
     /// Runs several statements without parameters (a migration).
-    public func executeScript(_ sql: String) throws(PGError) {
+    public func executeScript(_ sql: String) throws(TeamError) {
         let result = PQexec(connection, sql)
         _ = try PGConnection.rows(of: result, connection: connection)
         while let more = PQgetResult(connection) { PQclear(more) }
@@ -90,7 +90,7 @@ public final class PGConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ isolation: String = "READ COMMITTED",
-                               _ body: (PGConnection) throws(PGError) -> T) throws(PGError) -> T {
+                               _ body: (PGConnection) throws(TeamError) -> T) throws(TeamError) -> T {
         try execute("BEGIN ISOLATION LEVEL \(isolation)")
         do {
             let value = try body(self)
@@ -103,26 +103,26 @@ public final class PGConnection {
     }
 
     /// Starts listening on `channel` (an identifier eSSH chose, never user input).
-    public func listen(_ channel: String) throws(PGError) {
+    public func listen(_ channel: String) throws(TeamError) {
         try execute("LISTEN \(channel)")
     }
 
     /// Waits up to `timeout` seconds for notifications, or until `wake` (a descriptor, such as a self-pipe's reading
     /// end) is readable; returns the payloads received (none on a timeout or a wake). Throws when the connection is
     /// lost.
-    public func waitForNotifications(timeout: Double, wake: Int32? = nil) throws(PGError) -> [PGNotification] {
+    public func waitForNotifications(timeout: Double, wake: Int32? = nil) throws(TeamError) -> [PGNotification] {
         var pending = drainNotifications()
         if !pending.isEmpty { return pending }
         let socket = PQsocket(connection)
-        guard socket >= 0 else { throw PGError(.connectionLost, "the connection to PostgreSQL is closed") }
+        guard socket >= 0 else { throw TeamError(.connectionLost, "the connection to PostgreSQL is closed") }
         var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
         if let wake { descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = Int32(max(0, min(timeout, 86_400)) * 1000)
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-        if ready < 0 && errno != EINTR { throw PGError(.connectionLost, "poll failed (errno \(errno))") }
+        if ready < 0 && errno != EINTR { throw TeamError(.connectionLost, "poll failed (errno \(errno))") }
         if descriptors[0].revents != 0 {
             guard PQconsumeInput(connection) == 1 else {
-                throw PGError(.connectionLost, PGConnection.trimmed(PQerrorMessage(connection)))
+                throw TeamError(.connectionLost, PGConnection.trimmed(PQerrorMessage(connection)))
             }
             pending = drainNotifications()
         }
@@ -142,9 +142,9 @@ public final class PGConnection {
     /// Whether the connection still works as far as libpq knows (it learns of a loss on the next use).
     public var isOpen: Bool { PQstatus(connection) == CONNECTION_OK }
 
-    private static func rows(of result: OpaquePointer?, connection: OpaquePointer) throws(PGError) -> PGRows {
+    private static func rows(of result: OpaquePointer?, connection: OpaquePointer) throws(TeamError) -> PGRows {
         guard let result else {
-            throw PGError(.connectionLost, trimmed(PQerrorMessage(connection)))
+            throw TeamError(.connectionLost, trimmed(PQerrorMessage(connection)))
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
@@ -153,9 +153,9 @@ public final class PGConnection {
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             let message = primary ?? trimmed(PQerrorMessage(connection))
             if PQstatus(connection) != CONNECTION_OK {
-                throw PGError(.connectionLost, message)
+                throw TeamError(.connectionLost, message)
             }
-            throw PGError.statementFailure(message, sqlState: state)
+            throw TeamError.statementFailure(message, sqlState: state)
         }
         let rowCount = Int(PQntuples(result))
         let columnCount = Int(PQnfields(result))

@@ -14,14 +14,8 @@ public final class TeamDatabase {
     /// role without rights on it is refused with a sentence saying what to do.
     public static func open(url: String, password: [UInt8]? = nil, timeout: Int = 10) throws(TeamError)
         -> TeamDatabase {
-        let parsed: TeamURL
-        let connection: PGConnection
-        do {
-            parsed = try TeamURL(url)
-            connection = try PGConnection.connect(url: url, password: password, timeout: timeout)
-        } catch {
-            throw TeamError(error)
-        }
+        let parsed = try TeamURL(url)
+        let connection = try PGConnection.connect(url: url, password: password, timeout: timeout)
         let role = try checkSchemaAndRole(connection, target: parsed.display)
         return TeamDatabase(connection: connection, role: role, url: parsed)
     }
@@ -33,35 +27,27 @@ public final class TeamDatabase {
     }
 
     static func checkSchemaAndRole(_ connection: PGConnection, target: String) throws(TeamError) -> TeamRole {
-        do {
-            let schema = try connection.execute("""
-                SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'essh'),
-                has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'essh'), 'USAGE')
-                """).rows.first ?? []
-            guard schema.first == "t" else { throw TeamError.noSchema(target) }
-            guard schema.count > 1, schema[1] == "t" else { throw notInTeam(connection) }
-            guard let version = try TeamSchema.installedVersion(on: connection) else {
-                throw TeamError.noSchema(target)
-            }
-            if version > TeamSchema.version { throw TeamError.schemaTooNew(version) }
-            if version < TeamSchema.version {
-                throw TeamError(.noSchema, "The team database has eSSH schema version \(version), older than this "
-                    + "eSSH's \(TeamSchema.version): an administrator updates it with `essh team init URL`.")
-            }
-            let rights = try connection.execute("""
-                SELECT has_table_privilege('essh.servers', 'UPDATE'), has_table_privilege('essh.servers', 'SELECT')
-                """)
-            let row = rights.rows.first ?? []
-            if row.first == "t" { return .editor }
-            if row.count > 1, row[1] == "t" { return .member }
-            throw notInTeam(connection)
-        } catch let error as TeamError {
-            throw error
-        } catch let error as PGError {
-            throw TeamError(error)
-        } catch {
-            throw TeamError(.statement, "\(error)")
+        let schema = try connection.execute("""
+            SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'essh'),
+            has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'essh'), 'USAGE')
+            """).rows.first ?? []
+        guard schema.first == "t" else { throw TeamError.noSchema(target) }
+        guard schema.count > 1, schema[1] == "t" else { throw notInTeam(connection) }
+        guard let version = try TeamSchema.installedVersion(on: connection) else {
+            throw TeamError.noSchema(target)
         }
+        if version > TeamSchema.version { throw TeamError.schemaTooNew(version) }
+        if version < TeamSchema.version {
+            throw TeamError(.noSchema, "The team database has eSSH schema version \(version), older than this "
+                + "eSSH's \(TeamSchema.version): an administrator updates it with `essh team init URL`.")
+        }
+        let rights = try connection.execute("""
+            SELECT has_table_privilege('essh.servers', 'UPDATE'), has_table_privilege('essh.servers', 'SELECT')
+            """)
+        let row = rights.rows.first ?? []
+        if row.first == "t" { return .editor }
+        if row.count > 1, row[1] == "t" { return .member }
+        throw notInTeam(connection)
     }
 
     private static func notInTeam(_ connection: PGConnection) -> TeamError {
@@ -79,41 +65,37 @@ public final class TeamDatabase {
     /// Everything that changed after `revision`, read in one snapshot; removed rows come as tombstones except on a
     /// first pull (revision 0).
     public func pull(since revision: Int64) throws(TeamError) -> TeamChanges {
-        do {
-            return try connection.transaction("REPEATABLE READ READ ONLY") { (c) throws(PGError) -> TeamChanges in
-                let since = String(revision)
-                let liveOnly = revision == 0 ? "AND NOT deleted" : ""
-                let servers = try c.execute(
-                    "SELECT \(Self.serverColumns) FROM essh.servers WHERE revision > $1 \(liveOnly) ORDER BY revision",
-                    [since])
-                let pins = try c.execute("""
-                    SELECT host, port, key_type, key, fingerprint, changed_by, extract(epoch FROM changed_at), \
-                    revision, deleted FROM essh.host_keys WHERE revision > $1 \(liveOnly) ORDER BY revision
-                    """, [since])
-                let checks = try c.execute("""
-                    SELECT server_uid::text, member, status, latency_ms, extract(epoch FROM checked_at), revision \
-                    FROM essh.checks WHERE revision > $1 ORDER BY revision
-                    """, [since])
-                // On a first pull removed rows are left out, but the revision reached covers them: the newest in this
-                // snapshot (the sequence itself is not read: it may hold a revision not yet committed).
-                var newest = revision
-                if revision == 0 {
-                    newest = Int64(try c.execute("""
-                        SELECT greatest((SELECT max(revision) FROM essh.servers), (SELECT max(revision) FROM \
-                        essh.host_keys), (SELECT max(revision) FROM essh.checks), 0)
-                        """).scalar ?? "0") ?? 0
-                }
-                var changes = TeamChanges(revision: newest)
-                changes.servers = servers.rows.map(Self.server)
-                changes.pins = pins.rows.map(Self.pin)
-                changes.checks = checks.rows.map(Self.check)
-                let seen = changes.servers.map(\.revision) + changes.pins.map(\.revision)
-                    + checks.rows.map { Int64($0[5] ?? "0") ?? 0 }
-                changes.revision = max(newest, seen.max() ?? revision)
-                return changes
+        return try connection.transaction("REPEATABLE READ READ ONLY") { (c) throws(TeamError) -> TeamChanges in
+            let since = String(revision)
+            let liveOnly = revision == 0 ? "AND NOT deleted" : ""
+            let servers = try c.execute(
+                "SELECT \(Self.serverColumns) FROM essh.servers WHERE revision > $1 \(liveOnly) ORDER BY revision",
+                [since])
+            let pins = try c.execute("""
+                SELECT host, port, key_type, key, fingerprint, changed_by, extract(epoch FROM changed_at), \
+                revision, deleted FROM essh.host_keys WHERE revision > $1 \(liveOnly) ORDER BY revision
+                """, [since])
+            let checks = try c.execute("""
+                SELECT server_uid::text, member, status, latency_ms, extract(epoch FROM checked_at), revision \
+                FROM essh.checks WHERE revision > $1 ORDER BY revision
+                """, [since])
+            // On a first pull removed rows are left out, but the revision reached covers them: the newest in this
+            // snapshot (the sequence itself is not read: it may hold a revision not yet committed).
+            var newest = revision
+            if revision == 0 {
+                newest = Int64(try c.execute("""
+                    SELECT greatest((SELECT max(revision) FROM essh.servers), (SELECT max(revision) FROM \
+                    essh.host_keys), (SELECT max(revision) FROM essh.checks), 0)
+                    """).scalar ?? "0") ?? 0
             }
-        } catch {
-            throw TeamError(error)
+            var changes = TeamChanges(revision: newest)
+            changes.servers = servers.rows.map(Self.server)
+            changes.pins = pins.rows.map(Self.pin)
+            changes.checks = checks.rows.map(Self.check)
+            let seen = changes.servers.map(\.revision) + changes.pins.map(\.revision)
+                + checks.rows.map { Int64($0[5] ?? "0") ?? 0 }
+            changes.revision = max(newest, seen.max() ?? revision)
+            return changes
         }
     }
 
@@ -159,12 +141,12 @@ public final class TeamDatabase {
         for edit in edits {
             guard let id = edit.id else { continue }
             do {
-                let conflicts = try connection.transaction { (c) throws(PGError) -> [TeamConflict] in
+                let conflicts = try connection.transaction { (c) throws(TeamError) -> [TeamConflict] in
                     try Self.apply(edit, on: c)
                 }
                 if conflicts.isEmpty { outcome.applied.append(id) } else { outcome.conflicts[id] = conflicts }
             } catch {
-                if error.kind == .connectionLost || error.kind == .connect { throw TeamError(error) }
+                if error.kind == .connectionLost || error.kind == .connect { throw error }
                 outcome.refused[id] = Self.refusal(error, name: name(edit), user: connection.user)
             }
         }
@@ -174,7 +156,7 @@ public final class TeamDatabase {
     /// The name an edit's server goes by, as far as the edit knows it (a rename's new name, else its uid).
     public static func name(_ edit: TeamEdit) -> String { edit.mine[.name] ?? edit.base[.name] ?? edit.uid }
 
-    private static func refusal(_ error: PGError, name: String, user: String) -> TeamError {
+    private static func refusal(_ error: TeamError, name: String, user: String) -> TeamError {
         switch error.sqlState {
         case "42501":
             return TeamError(.permission, "The team database refused the change to \(name): the PostgreSQL role "
@@ -186,7 +168,7 @@ public final class TeamDatabase {
         }
     }
 
-    private static func apply(_ edit: TeamEdit, on c: PGConnection) throws(PGError) -> [TeamConflict] {
+    private static func apply(_ edit: TeamEdit, on c: PGConnection) throws(TeamError) -> [TeamConflict] {
         switch edit.kind {
         case .create:
             var server = SharedServer(uid: edit.uid, name: "", host: "", port: 22, user: nil, jump: "", tags: [],
@@ -260,42 +242,34 @@ public final class TeamDatabase {
                     + "\(connection.user) is not an editor (an administrator runs GRANT \(TeamSchema.editorRole) "
                     + "TO \(connection.user)).")
             }
-            throw TeamError(error)
+            throw error
         }
     }
 
     /// Removes the pins of host:port (of one key type, or all); returns how many.
     @discardableResult
     public func unpin(host: String, port: Int, keyType: String? = nil) throws(TeamError) -> Int {
-        do {
-            return try connection.execute("""
-                UPDATE essh.host_keys SET deleted = true WHERE host = $1 AND port = $2::integer AND NOT deleted
-                AND ($3::text IS NULL OR key_type = $3)
-                """, [host, String(port), keyType]).affected
-        } catch {
-            throw TeamError(error)
-        }
+        return try connection.execute("""
+            UPDATE essh.host_keys SET deleted = true WHERE host = $1 AND port = $2::integer AND NOT deleted
+            AND ($3::text IS NULL OR key_type = $3)
+            """, [host, String(port), keyType]).affected
     }
 
     /// Publishes this member's latest checks (servers the team no longer has are skipped).
     public func publish(_ checks: [TeamCheck]) throws(TeamError) {
         guard !checks.isEmpty else { return }
-        do {
-            try connection.transaction { (c) throws(PGError) in
-                for check in checks {
-                    try c.execute("""
-                        INSERT INTO essh.checks (server_uid, status, latency_ms, checked_at)
-                        SELECT $1::uuid, $2, $3::double precision, to_timestamp($4::double precision)
-                        WHERE EXISTS (SELECT FROM essh.servers WHERE uid = $1::uuid AND NOT deleted)
-                        ON CONFLICT (server_uid, member) DO UPDATE SET status = excluded.status,
-                        latency_ms = excluded.latency_ms, checked_at = excluded.checked_at
-                        WHERE essh.checks.checked_at < excluded.checked_at
-                        """, [check.serverUid, check.status, check.latencyMs.map { String($0) },
-                              String(check.checkedAt.timeIntervalSince1970)])
-                }
+        try connection.transaction { (c) throws(TeamError) in
+            for check in checks {
+                try c.execute("""
+                    INSERT INTO essh.checks (server_uid, status, latency_ms, checked_at)
+                    SELECT $1::uuid, $2, $3::double precision, to_timestamp($4::double precision)
+                    WHERE EXISTS (SELECT FROM essh.servers WHERE uid = $1::uuid AND NOT deleted)
+                    ON CONFLICT (server_uid, member) DO UPDATE SET status = excluded.status,
+                    latency_ms = excluded.latency_ms, checked_at = excluded.checked_at
+                    WHERE essh.checks.checked_at < excluded.checked_at
+                    """, [check.serverUid, check.status, check.latencyMs.map { String($0) },
+                          String(check.checkedAt.timeIntervalSince1970)])
             }
-        } catch {
-            throw TeamError(error)
         }
     }
 
@@ -303,15 +277,11 @@ public final class TeamDatabase {
 
     /// Starts listening for other members' changes.
     public func listen() throws(TeamError) {
-        do { try connection.listen(TeamSchema.channel) } catch { throw TeamError(error) }
+        try connection.listen(TeamSchema.channel)
     }
 
     /// Waits up to `timeout` seconds for a change announcement, or until `wake` is readable; true when one came.
     public func waitForChange(timeout: Double, wake: Int32? = nil) throws(TeamError) -> Bool {
-        do {
-            return try !connection.waitForNotifications(timeout: timeout, wake: wake).isEmpty
-        } catch {
-            throw TeamError(error)
-        }
+        return try !connection.waitForNotifications(timeout: timeout, wake: wake).isEmpty
     }
 }

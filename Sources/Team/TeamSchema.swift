@@ -102,7 +102,7 @@ public enum TeamSchema {
     public static var version: Int { migrations.count }
 
     /// The schema version a database holds: nil when it has no eSSH schema.
-    public static func installedVersion(on connection: PGConnection) throws(PGError) -> Int? {
+    public static func installedVersion(on connection: PGConnection) throws(TeamError) -> Int? {
         let schema = try connection.execute("SELECT to_regclass('essh.meta') IS NOT NULL")
         guard schema.scalar == "t" else { return nil }
         let row = try connection.execute("SELECT value FROM essh.meta WHERE key = 'schema_version'")
@@ -113,33 +113,29 @@ public enum TeamSchema {
     /// transaction, under a lock so two administrators cannot run them at once. Returns the versions before and after.
     public static func install(on connection: PGConnection) throws(TeamError) -> (from: Int, to: Int) {
         let found: Int?
-        do { found = try installedVersion(on: connection) } catch { throw TeamError(error) }
+        found = try installedVersion(on: connection)
         if let found, found > version { throw TeamError.schemaTooNew(found) }
-        do {
-            return try connection.transaction { (connection) throws(PGError) -> (from: Int, to: Int) in
-                try connection.execute("SELECT pg_advisory_xact_lock(4242180000)")
-                let schemaExists = try connection.execute(
-                    "SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'essh')").scalar == "t"
-                let current = try installedVersion(on: connection)
-                if schemaExists && current == nil {
-                    throw PGError(.statement, "The database already has a schema named essh that eSSH did not make; "
-                        + "eSSH leaves it alone. Use another database.")
-                }
-                let from = current ?? 0
-                if from > version {
-                    throw PGError(.statement, TeamError.schemaTooNew(from).message)
-                }
-                for index in from..<version {
-                    try connection.executeScript(migrations[index])
-                }
-                try connection.execute("""
-                    INSERT INTO essh.meta (key, value) VALUES ('schema_version', $1)
-                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, [String(version)])
-                return (from, version)
+        return try connection.transaction { (connection) throws(TeamError) -> (from: Int, to: Int) in
+            try connection.execute("SELECT pg_advisory_xact_lock(4242180000)")
+            let schemaExists = try connection.execute(
+                "SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'essh')").scalar == "t"
+            let current = try installedVersion(on: connection)
+            if schemaExists && current == nil {
+                throw TeamError(.statement, "The database already has a schema named essh that eSSH did not make; "
+                    + "eSSH leaves it alone. Use another database.")
             }
-        } catch {
-            throw TeamError(error)
+            let from = current ?? 0
+            if from > version {
+                throw TeamError(.statement, TeamError.schemaTooNew(from).message)
+            }
+            for index in from..<version {
+                try connection.executeScript(migrations[index])
+            }
+            try connection.execute("""
+                INSERT INTO essh.meta (key, value) VALUES ('schema_version', $1)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [String(version)])
+            return (from, version)
         }
     }
 }

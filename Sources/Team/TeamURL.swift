@@ -9,17 +9,17 @@ public struct TeamURL: Sendable, Equatable {
     /// The options it sets, by libpq keyword.
     public let options: [String: String]
 
-    public init(_ text: String) throws(PGError) {
+    public init(_ text: String) throws(TeamError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            throw PGError(.badURL, "No team database was given: pass a URL such as postgres://USER@HOST/DATABASE.")
+            throw TeamError(.badURL, "No team database was given: pass a URL such as postgres://USER@HOST/DATABASE.")
         }
         var error: UnsafeMutablePointer<CChar>?
         guard let parsed = PQconninfoParse(trimmed, &error) else {
             let reason = error.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
                 ?? "libpq cannot read it"
             if let error { PQfreemem(error) }
-            throw PGError(.badURL, "The team database URL \(TeamURL.quoted(trimmed)) cannot be read: \(reason). "
+            throw TeamError(.badURL, "The team database URL \(TeamURL.quoted(trimmed)) cannot be read: \(reason). "
                 + "Write it as postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full].")
         }
         defer { PQconninfoFree(parsed) }
@@ -30,12 +30,12 @@ public struct TeamURL: Sendable, Equatable {
             option += 1
         }
         if options["password"] != nil {
-            throw PGError(.badURL, "The team database URL holds a password: eSSH never takes one on the command "
+            throw TeamError(.badURL, "The team database URL holds a password: eSSH never takes one on the command "
                 + "line (the process list and shell history would show it). Remove it from the URL; eSSH asks for "
                 + "it once and keeps it in the vault, or reads ~/.pgpass.")
         }
         guard options["dbname"].map({ !$0.isEmpty }) ?? false else {
-            throw PGError(.badURL, "The team database URL \(TeamURL.quoted(trimmed)) names no database: write it "
+            throw TeamError(.badURL, "The team database URL \(TeamURL.quoted(trimmed)) names no database: write it "
                 + "as postgres://USER@HOST[:PORT]/DATABASE.")
         }
         self.text = trimmed

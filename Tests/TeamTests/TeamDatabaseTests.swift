@@ -196,7 +196,7 @@ import TestSupport
         #expect(checks == [TeamCheck(serverUid: web1.uid, member: team.member, status: "online", latencyMs: 3.5,
                                      checkedAt: when)])
         // Row-level security: a member cannot publish in another's name.
-        let forged = #expect(throws: PGError.self) {
+        let forged = #expect(throws: TeamError.self) {
             try member.connection.execute("""
                 INSERT INTO essh.checks (server_uid, member, status, checked_at) VALUES ($1::uuid, $2, 'offline', now())
                 """, [web1.uid, team.editor])
@@ -268,7 +268,7 @@ import TestSupport
 
         // verify-full without a CA file is checked against the system's store, where the throwaway CA is not.
         let system = cluster.url(user: "postgres", database: "essh", sslmode: "verify-full", host: "localhost")
-        let untrusted = #expect(throws: PGError.self) {
+        let untrusted = #expect(throws: TeamError.self) {
             try PGConnection.connect(url: system, password: Array(cluster.password.utf8))
         }
         #expect(untrusted?.kind == .tls)
