@@ -123,24 +123,33 @@ enum ServersView {
 
     /// The team line: the link's status on the left; on the right, for a selected shared server, the freshest check
     /// another member published, beside this member's own result (`you: offline · online (seen by ana, 2 min ago)`).
+    /// When the width is short the status's words come first: the right part loses `you: …`, then goes; the reason
+    /// of a failure, last on the left, is what gets cut.
     static func teamLine(_ team: TeamStatus, state: AppState, in area: Rect, into buffer: inout Buffer) {
         guard area.height > 0 else { return }
         var style = Theme.hint
         if team.problem != nil || team.conflicts > 0 { style = Style(fg: .yellow) }
+        let line = TextSanitizer.line(team.line(now: state.now))
+        let core = TextSanitizer.line(team.line(now: state.now, withReason: false))
         var right: [Span] = []
         if let server = state.selectedServer, server.isShared, let seen = team.seenBy(uid: server.uid, now: state.now) {
             let mine = Theme.status(server.id.flatMap { state.checks[$0] }).1
-            right = [Span("you: \(mine) · ", style: Theme.hint),
-                     Span(TextSanitizer.line(seen) + " ", style: Theme.label)]
+            let seenSpan = Span(TextSanitizer.line(seen) + " ", style: Theme.label)
+            let room = area.width - 1 - DisplayWidth.of(core) - 2
+            for candidate in [[Span("you: \(mine) · ", style: Theme.hint), seenSpan], [seenSpan]]
+            where candidate.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= room {
+                right = candidate
+                break
+            }
         }
         let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
         buffer.fill(area)
-        buffer.setString(TextSanitizer.line(team.line(now: state.now)), x: 1, y: area.y, style: style,
-                         clip: Rect(x: area.x, y: area.y, width: max(0, area.width - rightWidth - 1), height: 1))
+        let leftWidth = max(0, area.width - rightWidth - (right.isEmpty ? 0 : 1))
+        buffer.setString(DisplayWidth.fit(line, to: max(0, leftWidth - 1)), x: area.x + 1, y: area.y, style: style,
+                         clip: Rect(x: area.x, y: area.y, width: leftWidth, height: 1))
         var x = area.maxX - rightWidth
-        for span in right where x >= area.x {
-            buffer.setString(span.text, x: x, y: area.y, style: span.style, clip: area)
-            x += DisplayWidth.of(span.text)
+        for span in right {
+            x = buffer.setString(span.text, x: x, y: area.y, style: span.style, clip: area)
         }
     }
 

@@ -44,7 +44,8 @@ package struct TeamStatus: Sendable, Equatable {
 
     /// The team line: `team: synced 3 h ago · 2 queued · 1 conflict`, `team: synced 3 h ago, server unreachable`,
     /// `team: needs the database password — run essh team sync once`.
-    package func line(now: Date) -> String {
+    /// `withReason: false` leaves out why a sync failed (the part a short line cuts first).
+    package func line(now: Date, withReason: Bool = true) -> String {
         if problem == .needsPassword { return "team: needs the database password — run essh team sync once" }
         var text = "team: " + (lastSync.map { "synced " + Self.ago($0, now: now) } ?? "never synced")
         switch problem {
@@ -55,7 +56,7 @@ package struct TeamStatus: Sendable, Equatable {
         if queued > 0 { text += " · \(queued) queued" }
         if conflicts > 0 { text += " · \(CountText.text(conflicts, "conflict"))" }
         switch problem {
-        case .unreachable(let reason), .failed(let reason): text += " — " + reason
+        case .unreachable(let reason), .failed(let reason): if withReason { text += " — " + reason }
         case .needsPassword, nil: break
         }
         return text
