@@ -42,7 +42,7 @@ struct TeamWorkerTests {
         func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    static func makeTeam(in cluster: PostgresCluster) throws -> Team {
+    static func makeTeam(in cluster: PostgresCluster, as role: TeamRole = .member) throws -> Team {
         let database = "w" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
         try cluster.createDatabase(database)
         let admin = try PGConnection.connect(url: cluster.url(user: cluster.superuser, database: database),
@@ -58,9 +58,11 @@ struct TeamWorkerTests {
         let folder = NSTemporaryDirectory() + "essh-teamworker-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let inventory = try Inventory(path: folder + "/essh.db")
-        try inventory.saveTeamLink(TeamLink(url: cluster.url(user: database + "_mem", database: database),
-                                            member: database + "_mem", role: .member))
-        return Team(cluster: cluster, database: database, editor: database + "_ed", member: database + "_mem",
+        // The inventory's login: the member, or the editor playing "member" for an editor's inventory.
+        let login = role == .member ? database + "_mem" : database + "_ed"
+        try inventory.saveTeamLink(TeamLink(url: cluster.url(user: login, database: database), member: login,
+                                            role: role))
+        return Team(cluster: cluster, database: database, editor: database + "_ed", member: login,
                     passwords: passwords, folder: folder, inventory: inventory)
     }
 
@@ -107,6 +109,36 @@ struct TeamWorkerTests {
         #expect(elapsed < 1, "the change took \(elapsed) s to arrive")
         #expect(try team.inventory.findServer(named: "added-by-ed")?.uid == added.uid)
         #expect(Self.statuses(after).last?.status.lastSync != nil)
+    }
+
+    /// An editor's change in the interface (the store saved it; Update asks `syncTeam`) is pushed at once.
+    @Test func anEditorsLocalEditIsPushedWhenWoken() throws {
+        let team = try Self.makeTeam(in: Self.shared.get(), as: .editor)
+        defer { team.remove() }
+        let editor = try team.open(team.editor)
+        _ = try editor.push([Self.create(Self.shared("edited"))])
+        let posted = Posted()
+        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
+                                timing: Self.quick)
+        worker.start()
+        defer { worker.stop() }
+        posted.wait { messages in Self.statuses(messages).contains { $0.changed } }
+        #expect(try team.inventory.findServer(named: "edited") != nil)
+        try team.inventory.updateServer(named: "edited", ServerChanges(host: "10.9.9.9"))
+        #expect(try team.inventory.teamOutbox().count == 1)
+        let woken = Date()
+        worker.syncNow()
+        let reader = try team.open(team.editor)
+        var host: String?
+        while Date().timeIntervalSince(woken) < 3 {
+            host = try reader.pull(since: 0).servers.first { $0.name == "edited" }?.host
+            if host == "10.9.9.9" { break }
+            usleep(20_000)
+        }
+        #expect(host == "10.9.9.9", "pushed within \(Date().timeIntervalSince(woken)) s")
+        #expect(Date().timeIntervalSince(woken) < 1)
+        posted.wait(seconds: 3) { _ in (try? team.inventory.teamOutbox().isEmpty) == true }
+        #expect(try team.inventory.teamOutbox().isEmpty)
     }
 
     @Test func aKilledServerIsUnreachableAndItsRestartRecovers() throws {

@@ -115,8 +115,8 @@ final class TeamWorker: Sendable {
                 let report = try TeamSync.run(open, inventory: inventory)
                 retry = timing.firstRetry
                 postStatus(nil, changed: Self.changedRows(report))
-                _ = wake?.drain()
-                // Another member's change, a local wake or the period: each means sync again.
+                // Another member's change, a local wake or the period: each means sync again. A wake that came
+                // during the sync is still in the pipe, so an edit queued meanwhile is pushed now, not in a minute.
                 _ = try open.waitForChange(timeout: timing.periodic, wake: wake?.readDescriptor)
                 _ = wake?.drain()
             } catch {
