@@ -145,7 +145,8 @@ let operationsTargets: [Target] = [
 // key tables). No I/O: no threads, files, processes, sockets, SSH sessions, database or mail transport; value types
 // of those modules only (settings and capped bytes come from Operations and Basics as values).
 // App: the runtime. The loop (AppRuntime) runs the core's effects through `EffectHandler`; the live handler hands
-// each job to one worker (session, store, checks, mail, fleet). TerminalCurses only at its entry point.
+// each job to one worker (session, store, checks, mail, fleet, team). TerminalCurses only at its entry point; Team
+// (PostgreSQL) only in the team worker — AppCore gets the team's status as Inventory's plain values.
 // AppEndToEndTests drive the real essh binary in tmux.
 let appTargets: [Target] = [
     .target(name: "AppCore", dependencies: [
@@ -155,7 +156,7 @@ let appTargets: [Target] = [
     .target(name: "App", dependencies: [
         "AppCore", "TUIKit", "TerminalCurses", "SSH", "Inventory", "Reachability", "NetParsers", "RemoteCommands",
         "Mail", "Fleet", "InteractiveShell", "LocalProcess", "Operations", "Basics", "Forwarding", "Transfer",
-        "Vault",
+        "Vault", "Team",
     ]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TUIKit", "Inventory", "TestSupport", "Operations",
                                                      "Fleet", "Mail", "NetParsers", "Reachability", "SSH",
@@ -163,9 +164,9 @@ let appTargets: [Target] = [
                 exclude: ["Golden"]),
     .testTarget(name: "AppTests", dependencies: [
         "App", "AppCore", "TUIKit", "Inventory", "TestSupport", "InteractiveShell", "Mail", "Fleet", "SSH",
-        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding", "Transfer", "Vault",
+        "RemoteCommands", "Operations", "Reachability", "Basics", "Forwarding", "Transfer", "Vault", "Team",
     ]),
-    .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport"]),
+    .testTarget(name: "AppEndToEndTests", dependencies: ["essh", "TestSupport", "Team", "Inventory"]),
 ]
 
 // CLI: the command line's subcommands (swift-argument-parser), built on the engines and Operations; no terminal

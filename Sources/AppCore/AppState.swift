@@ -30,6 +30,8 @@ package struct AppState: Sendable {
         }
     }
     var checks: [Int64: ServerCheck] = [:]
+    /// The team link as the team worker last posted it (nil: not linked, or nothing heard yet).
+    var team: TeamStatus?
     /// The selection and scroll position in the list (a line of `serverList.entries`); kept while another screen is
     /// shown.
     var list = ListState()

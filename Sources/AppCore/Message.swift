@@ -81,4 +81,7 @@ package enum Message: Sendable {
     case vault(VaultEvent)
     /// What the key-install worker did (`Work.installKey`).
     case keyInstall(KeyInstallEvent)
+    /// What the team worker learnt (issue 18): the link's status, and whether the shared servers in the cache
+    /// changed (then the list is read again, in place).
+    case team(TeamStatus, changed: Bool)
 }

@@ -23,7 +23,8 @@ package enum Update {
             return []
         case .checkFinished(let error, let at):
             checkFinished(&state, error: error, at: at)
-            return []
+            // Published to the team at once when this member publishes checks (the sync decides).
+            return syncTeam(state)
         case .serverSaved(let name): return serverSaved(&state, name)
         case .serverSaveFailed(let text):
             // Without a form (the switch after a key install), the status line says it.
@@ -32,7 +33,8 @@ package enum Update {
             return []
         case .serverDeleted(let name):
             state.notice = "Deleted \(name)."
-            return [.load]
+            return [.load] + syncTeam(state)
+        case .team(let status, let changed): return team(&state, status, changed: changed)
         case .settingsSaved:
             // A key that changed one setting (the sort order, the mouse) has said what it did already.
             if state.notice == nil { state.notice = "Settings saved." }

@@ -15,6 +15,8 @@ final class LiveEffects: EffectHandler {
     let tunnels: TunnelWorker
     let files: FilesWorker
     let keys: KeyInstallWorker
+    /// The team database's sync (issue 18); it does nothing when the inventory is not linked to a team.
+    let team: TeamWorker
     /// The vault's work (nil: no vault wired in).
     let vault: VaultWorker?
     /// What the interface says once the terminal is back (how many tunnels were stopped), set by `finish`.
@@ -32,30 +34,40 @@ final class LiveEffects: EffectHandler {
         store.watch()
         // Jump hosts naming saved servers are looked up in the same database (GRDB serialises the reads).
         let savedServer: @Sendable (String) throws -> Server? = { name in try inventory.findServer(named: name) }
+        // The team's pinned host keys (issue 18), read from the cache at each connection: every hop of every
+        // connection the interface makes (sessions, fleet runs, files, key installs, checks behind jump hosts,
+        // tunnels) trusts a pinned key without a question and refuses any other.
+        let hostKeyPins = TeamPins.lookup(inventory)
         checks = CheckWorker(inventory: inventory, post: post,
                              context: ConnectionProfile.Context(environment: environment, localUser: localUser,
-                                                                savedServer: savedServer))
+                                                                savedServer: savedServer, hostKeyPins: hostKeyPins))
         session = SessionWorker(opener: opener, post: post, log: log, environment: environment, localUser: localUser,
-                                savedServer: savedServer, vault: interfaceVault, serverUID: serverUID,
-                                inventory: inventory)
+                                savedServer: savedServer, hostKeyPins: hostKeyPins, vault: interfaceVault,
+                                serverUID: serverUID, inventory: inventory)
         vault = session.secrets.map { VaultWorker(secrets: $0, post: post) }
         mail = MailWorker(outbox: InventoryOutbox { inventory }, transport: mailTransport, post: post)
         // Fleet runs and the Files screen ask the same vault, through states of their own (a run unlocks it once).
         let runSecrets = session.secrets?.sibling(forRuns: true)
         fleet = FleetWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
-                            secrets: runSecrets, inventory: inventory)
+                            hostKeyPins: hostKeyPins, secrets: runSecrets, inventory: inventory)
         let sessionWorker = session
         files = FilesWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
-                            prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory },
+                            hostKeyPins: hostKeyPins, prompter: sessionWorker.broker, sessionFolder: { sessionWorker.directory },
                             secrets: session.secrets?.sibling(forRuns: false), runSecrets: runSecrets,
                             inventory: inventory)
         keys = KeyInstallWorker(post: post, environment: environment, localUser: localUser, savedServer: savedServer,
-                                prompter: sessionWorker.broker, resetPrompts: { sessionWorker.broker.reset() },
+                                hostKeyPins: hostKeyPins, prompter: sessionWorker.broker, resetPrompts: { sessionWorker.broker.reset() },
                                 cancelPrompts: { sessionWorker.broker.cancelAll() }, inventory: inventory,
                                 secrets: session.secrets?.sibling(forRuns: false))
         tunnels = TunnelWorker(post: post, opener: LiveTunnelOpener(options: LiveTunnelOpener.savedServers(
-            context: ConnectionProfile.Context(environment: environment, localUser: localUser),
+            context: ConnectionProfile.Context(environment: environment, localUser: localUser,
+                                               hostKeyPins: hostKeyPins),
             savedServer: savedServer)).opener)
+        // The team's password only from the vault already open (or the unlock agent's key): never a question.
+        team = TeamWorker(inventory: inventory, post: post, vaultPassword: { id in
+            (try? interfaceVault?.secret(serverUID: id, kind: .password)) ?? nil
+        })
+        team.start()
     }
 
     /// Posts through `post`, writing what the screen cannot show in full (a database error, a lost connection) to
@@ -96,6 +108,7 @@ final class LiveEffects: EffectHandler {
         case .restartTunnel(let id): tunnels.restart(id)
         case .forgetTunnel(let id): tunnels.forget(id)
         case .check(let targets, let timeout): checks.check(targets, timeout: timeout)
+        case .syncTeam: team.syncNow()
         case .connect(let target, let knownHosts, let keepalive):
             session.connect(target, knownHosts: knownHosts, keepalive: keepalive)
         case .cancelConnect: session.cancelConnect()
@@ -148,6 +161,8 @@ final class LiveEffects: EffectHandler {
     /// 1.5 s, see `StopEscalation`), the session to say goodbye to the server and the store to finish before the
     /// process exits.
     func finish() {
+        // Woken and joined first: its thread may be waiting on the team database, which must not delay the rest.
+        team.stop(seconds: 2)
         let stopped = tunnels.stopAll()
         if stopped > 0 {
             farewell = "eSSH stopped \(CountText.text(stopped, "tunnel")) that \(stopped == 1 ? "was" : "were") running."

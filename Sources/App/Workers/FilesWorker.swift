@@ -44,6 +44,8 @@ final class FilesWorker: Sendable {
     private let environment: [String: String]
     private let localUser: String
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// The team's pinned host keys of a host and port (`TeamPins.lookup`), for every hop; nil: none.
+    private let hostKeyPins: TeamPins.Lookup?
     /// Asks the person what a login needs (host key, password): the session worker's broker, whose answers the
     /// prompt overlay sends back.
     private let prompter: PromptBroker
@@ -62,7 +64,8 @@ final class FilesWorker: Sendable {
     private let running = DispatchGroup()
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: PromptBroker,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, hostKeyPins: TeamPins.Lookup? = nil,
+         prompter: PromptBroker,
          sessionFolder: @escaping @Sendable () -> String?, secrets: InterfaceSecrets? = nil,
          runSecrets: InterfaceSecrets? = nil, inventory: Inventory? = nil) {
         self.secrets = secrets
@@ -72,6 +75,7 @@ final class FilesWorker: Sendable {
         self.environment = environment
         self.localUser = localUser
         self.savedServer = savedServer
+        self.hostKeyPins = hostKeyPins
         self.prompter = prompter
         self.sessionFolder = sessionFolder
     }
@@ -114,7 +118,7 @@ final class FilesWorker: Sendable {
             listLocalStart(session: session, localStart)
             let (options, problem) = SessionWorker.connectOptions(server, knownHosts: knownHosts,
                                                                   environment: environment, localUser: localUser,
-                                                                  savedServer: savedServer)
+                                                                  savedServer: savedServer, hostKeyPins: hostKeyPins)
             if let problem { return post(.files(.connectionFailed(session: session, problem))) }
             let ssh: SSHSession
             do throws(SSHError) {
@@ -427,7 +431,8 @@ final class FilesWorker: Sendable {
             // On the copy's thread: reading the servers' own secrets may ask the vault passphrase.
             let targets = FleetWorker.fleetTargets(servers, knownHosts: knownHosts, password: nil,
                                                    environment: environment, localUser: localUser,
-                                                   savedServer: savedServer, vault: runSecrets, inventory: inventory)
+                                                   savedServer: savedServer, hostKeyPins: hostKeyPins,
+                                                   vault: runSecrets, inventory: inventory)
             _ = runner.run(targets, command: "", onFinish: { index, result in
                 post(.files(.serverCopied(session: session, id: id, index: index, Self.serverCopy(result))))
             })

@@ -26,17 +26,21 @@ final class FleetWorker: Sendable {
 
     /// Saved servers by name, for jump hosts naming one.
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// The team's pinned host keys of a host and port (`TeamPins.lookup`), for every hop; nil: none.
+    private let hostKeyPins: TeamPins.Lookup?
     /// The vault's secrets for runs (`InterfaceSecrets.sibling(forRuns: true)`; nil: no vault wired in).
     private let secrets: InterfaceSecrets?
     /// Where the key that logged in to each saved server is remembered (`IdentityMemory`); nil: nowhere.
     private let inventory: Inventory?
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, secrets: InterfaceSecrets? = nil,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, hostKeyPins: TeamPins.Lookup? = nil,
+         secrets: InterfaceSecrets? = nil,
          inventory: Inventory? = nil,
          executor: any FleetExecutor = SSHFleetExecutor(), checkExecutor: any FleetExecutor = PasswordLoginProbe()) {
         self.post = post
         self.savedServer = savedServer
+        self.hostKeyPins = hostKeyPins
         self.secrets = secrets
         self.inventory = inventory
         self.environment = environment
@@ -49,11 +53,13 @@ final class FleetWorker: Sendable {
 
     /// The servers as profiles' connection options, the ones a connection from the Servers screen uses.
     static func connectOptions(_ targets: [ConnectionProfile], knownHosts: String, environment: [String: String],
-                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+                               hostKeyPins: TeamPins.Lookup? = nil)
         -> [Result<ConnectOptions, ConnectionProblem>]
     {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
-                                                knownHostsSetting: knownHosts, savedServer: savedServer)
+                                                knownHostsSetting: knownHosts, savedServer: savedServer,
+                                                hostKeyPins: hostKeyPins)
         return targets.map { target in
             do throws(ConnectionProblem) { return .success(try target.options(context: context)) } catch {
                 return .failure(error)
@@ -70,11 +76,12 @@ final class FleetWorker: Sendable {
     static func fleetTargets(_ targets: [ConnectionProfile], knownHosts: String, password: String?,
                              checked: [String: FleetTarget.Problem] = [:], environment: [String: String],
                              localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+                               hostKeyPins: TeamPins.Lookup? = nil,
                              vault: InterfaceSecrets? = nil, inventory: Inventory? = nil)
         -> [FleetTarget]
     {
         let options = connectOptions(targets, knownHosts: knownHosts, environment: environment, localUser: localUser,
-                                     savedServer: savedServer)
+                                     savedServer: savedServer, hostKeyPins: hostKeyPins)
         // Each password server with a source of its own: its secret, read once before the run.
         vault?.beginRun()
         let own = FleetTargets.ownSecrets(targets, options: options, provider: {
@@ -114,7 +121,8 @@ final class FleetWorker: Sendable {
             // command.
             let fleetTargets = Self.fleetTargets(targets, knownHosts: knownHosts, password: password,
                                                  checked: checked, environment: environment, localUser: localUser,
-                                                 savedServer: savedServer, vault: secrets, inventory: inventory)
+                                                 savedServer: savedServer, hostKeyPins: hostKeyPins,
+                                                 vault: secrets, inventory: inventory)
             _ = runner.run(fleetTargets, command: command,
                            onStart: { [self] index in post(.fleetStarted(id: id, index: index)) },
                            onOutput: { [self] index, stream, bytes in
@@ -131,7 +139,7 @@ final class FleetWorker: Sendable {
     /// with what it found by server name.
     func checkLogins(id: Int, targets: [ConnectionProfile], knownHosts: String, parallel: Int, timeout: Double) {
         let options = Self.connectOptions(targets, knownHosts: knownHosts, environment: environment,
-                                          localUser: localUser, savedServer: savedServer)
+                                          localUser: localUser, savedServer: savedServer, hostKeyPins: hostKeyPins)
         let names = targets.map { $0.name ?? $0.host }
         let check = FleetPasswordCheck(options: Self.runnerOptions(parallel: parallel, timeout: timeout),
                                        executor: checkExecutor)

@@ -17,6 +17,8 @@ final class KeyInstallWorker: Sendable {
     private let environment: [String: String]
     private let localUser: String
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// The team's pinned host keys of a host and port (`TeamPins.lookup`), for every hop; nil: none.
+    private let hostKeyPins: TeamPins.Lookup?
     /// Asks the person what a login needs (host key, password): the session worker's broker.
     private let prompter: any Prompter
     /// Lets `prompter` ask again (a connection given up before left it silent: `PromptBroker.reset`).
@@ -32,7 +34,8 @@ final class KeyInstallWorker: Sendable {
     private let running = Mutex<Cancellation?>(nil)
 
     init(post: @escaping @Sendable (Message) -> Void, environment: [String: String], localUser: String,
-         savedServer: (@Sendable (String) throws -> Server?)? = nil, prompter: any Prompter,
+         savedServer: (@Sendable (String) throws -> Server?)? = nil, hostKeyPins: TeamPins.Lookup? = nil,
+         prompter: any Prompter,
          resetPrompts: @escaping @Sendable () -> Void = {}, cancelPrompts: @escaping @Sendable () -> Void = {},
          inventory: Inventory?, secrets: InterfaceSecrets? = nil) {
         self.secrets = secrets
@@ -40,6 +43,7 @@ final class KeyInstallWorker: Sendable {
         self.environment = environment
         self.localUser = localUser
         self.savedServer = savedServer
+        self.hostKeyPins = hostKeyPins
         self.prompter = prompter
         self.resetPrompts = resetPrompts
         self.cancelPrompts = cancelPrompts
@@ -106,7 +110,7 @@ final class KeyInstallWorker: Sendable {
         post(.keyInstall(.progress("The key: \(key.fingerprint) (\(publicPath))")))
         let (options, problem) = SessionWorker.connectOptions(profile, knownHosts: knownHosts,
                                                               environment: environment, localUser: localUser,
-                                                              savedServer: savedServer)
+                                                              savedServer: savedServer, hostKeyPins: hostKeyPins)
         if let problem { throw Stop(sentence: problem) }
         let session: SSHSession
         do throws(SSHError) {

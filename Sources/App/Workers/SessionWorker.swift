@@ -36,6 +36,8 @@ final class SessionWorker: Sendable {
 
     /// Saved servers by name, for jump hosts naming one.
     private let savedServer: (@Sendable (String) throws -> Server?)?
+    /// The team's pinned host keys of a host and port (`TeamPins.lookup`), for every hop; nil: none.
+    private let hostKeyPins: TeamPins.Lookup?
     /// Where the key that logged in to a saved server is remembered (`IdentityMemory`); nil: nowhere.
     private let inventory: Inventory?
 
@@ -43,10 +45,12 @@ final class SessionWorker: Sendable {
     /// `inventory` remembers which key logged in.
     init(opener: any SessionOpener, post: @escaping @Sendable (Message) -> Void, log: AppLog,
          environment: [String: String], localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+         hostKeyPins: TeamPins.Lookup? = nil,
          vault: (any InterfaceVault)? = nil, serverUID: @escaping @Sendable (String) throws -> String? = { _ in nil },
          inventory: Inventory? = nil) {
         self.opener = opener
         self.savedServer = savedServer
+        self.hostKeyPins = hostKeyPins
         self.inventory = inventory
         self.post = post
         self.log = log
@@ -64,11 +68,13 @@ final class SessionWorker: Sendable {
     /// (`session.keepalive`); the second value says why it cannot connect at all (a key file that cannot be read).
     static func connectOptions(_ target: ConnectionProfile, knownHosts: String,
                                keepalive: Int = Settings().keepalive, environment: [String: String],
-                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil)
+                               localUser: String, savedServer: (@Sendable (String) throws -> Server?)? = nil,
+                               hostKeyPins: TeamPins.Lookup? = nil)
         -> (ConnectOptions, String?)
     {
         let context = ConnectionProfile.Context(environment: environment, localUser: localUser,
-                                                knownHostsSetting: knownHosts, savedServer: savedServer)
+                                                knownHostsSetting: knownHosts, savedServer: savedServer,
+                                                hostKeyPins: hostKeyPins)
         do throws(ConnectionProblem) {
             var options = try target.options(context: context)
             options.setHostKeyPolicy(.ask)
@@ -110,7 +116,7 @@ final class SessionWorker: Sendable {
     func connect(_ target: ConnectionProfile, knownHosts: String, keepalive: Int = Settings().keepalive) {
         let (options, problem) = Self.connectOptions(target, knownHosts: knownHosts, keepalive: keepalive,
                                                      environment: environment, localUser: localUser,
-                                                     savedServer: savedServer)
+                                                     savedServer: savedServer, hostKeyPins: hostKeyPins)
         // Every outcome goes through the queue, so outcomes arrive in the order the connections were asked for (the
         // interface drops the outcome of a connection it gave up on by counting them).
         if let problem {

@@ -33,6 +33,11 @@ package enum Work: Sendable, Equatable {
     /// Changes a server's saved tunnels and autostart; `done` is the notice once saved.
     case saveForwards(server: String, ForwardChanges, autostart: Bool?, done: String?)
 
+    // The team worker (issue 18).
+    /// Syncs with the team database now (a shared server was saved or removed here: its edit is pushed; checks
+    /// were recorded: they are published when this member publishes them).
+    case syncTeam
+
     // The check worker.
     /// Checks servers (by row id) with this timeout in seconds.
     case check([Int64: CheckTarget], timeout: Double)
@@ -97,7 +102,9 @@ package enum Work: Sendable, Equatable {
     case cancelKeyInstall
 
     /// The worker that does each kind of work.
-    package enum Job: Sendable, Equatable { case store, check, session, mail, fleet, tunnels, files, vault, keyInstall }
+    package enum Job: Sendable, Equatable {
+        case store, check, session, mail, fleet, tunnels, files, vault, keyInstall, team
+    }
 
     package var job: Job {
         switch self {
@@ -106,6 +113,7 @@ package enum Work: Sendable, Equatable {
              .declineSSHConfigImport, .saveForwards:
             return .store
         case .check: return .check
+        case .syncTeam: return .team
         case .connect, .cancelConnect, .answer, .run, .runQuick, .cancelCommand, .disconnect, .keepalive:
             return .session
         case .sendMail, .retryMail, .saveOutput: return .mail

@@ -3,7 +3,12 @@ import TUIKit
 /// A form in a box: label, field, and under each field its hint or what is wrong with it.
 enum FormView {
     static func render(_ form: FormState, unicode: Bool, into buffer: inout Buffer) -> Point? {
-        let areas = Layout.split(buffer.area, .vertical, [.fill(1), .fixed(1), .fixed(1)])
+        // A long refusal (a member editing a team server's shared field: which fields, and what stays theirs to
+        // change) is wrapped over up to four lines rather than cut at the screen's edge.
+        let errorRows = form.error.map {
+            min(4, KeyInstallView.wrap($0, width: max(1, buffer.size.width - 2)).count)
+        } ?? 1
+        let areas = Layout.split(buffer.area, .vertical, [.fill(1), .fixed(errorRows), .fixed(1)])
         let border = Border.preferred(unicode: unicode)
         let wanted = form.fields.count * 2 + 2
         let box = areas[0].centered(width: min(areas[0].width, 76), height: min(areas[0].height, wanted))
@@ -30,7 +35,10 @@ enum FormView {
             }
         }
         if let error = form.error {
-            buffer.setString(error, x: 1, y: areas[1].y, style: Theme.error, clip: areas[1])
+            let rows = KeyInstallView.wrap(error, width: max(1, areas[1].width - 2))
+            for (row, text) in rows.prefix(areas[1].height).enumerated() {
+                buffer.setString(text, x: 1, y: areas[1].y + row, style: Theme.error, clip: areas[1])
+            }
         }
         KeyBar(table: FormAction.table(for: form.purpose)).render(in: areas[2], buffer: &buffer)
         return cursor

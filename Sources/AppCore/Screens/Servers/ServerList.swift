@@ -56,6 +56,8 @@ struct ServerList: Sendable {
     /// The widest visible name's display width (0 when none).
     private(set) var widestVisibleName: Int
     private(set) var arrangement: Arrangement
+    /// Whether any server is a team's shared one (the list then has a narrow column for the marker).
+    private(set) var hasShared: Bool
 
     init(_ servers: [Server], filter: String, localUser: String) {
         self.init(servers, arrangement: Arrangement(filter: filter), checks: [:], localUser: localUser)
@@ -67,6 +69,7 @@ struct ServerList: Sendable {
             return Row(server: server, address: address, nameWidth: DisplayWidth.of(server.name),
                        date: server.lastConnectedAt.map(Self.day), keys: ServerFilter.Keys(server, address: address))
         }
+        hasShared = servers.contains { $0.isShared }
         visibleRows = []
         visible = []
         entries = []

@@ -17,7 +17,7 @@ extension Update {
             return []
         }
         let count = state.listLines
-        let page = max(1, ScreenLayout.serverRows(state.size))
+        let page = max(1, ScreenLayout.serverRows(state.size, team: state.team != nil))
         state.notice = nil
         switch action {
         case .up: state.list.selectPrevious(count: count)
@@ -93,7 +93,8 @@ extension Update {
 
     /// Stores the settings `keys` as they are now (a key changed them; the Settings screen shows the same values).
     static func saveSetting(_ state: inout AppState, _ keys: String...) -> [Effect] {
-        state.list.scrollToSelection(visibleRows: max(1, ScreenLayout.serverRows(state.size)), count: state.listLines)
+        state.list.scrollToSelection(visibleRows: max(1, ScreenLayout.serverRows(state.size, team: state.team != nil)),
+                                     count: state.listLines)
         return [.saveSettings(Dictionary(uniqueKeysWithValues: keys.map { ($0, state.settings.text(for: $0)) }))]
     }
 
@@ -169,12 +170,16 @@ extension Update {
                        settings: [String: String]) -> [Effect] {
         let first = !state.loaded
         state.loaded = true
-        // A load after a change made elsewhere (`essh servers add` while the interface runs) keeps the selected
-        // server selected, wherever the new list puts it.
-        let selected = state.selectedServer?.name
+        // A load after a change made elsewhere (`essh servers add` while the interface runs, a team sync) keeps the
+        // selected server selected, wherever the new list puts it, by its stable uid (a teammate may rename it).
+        // (A server without a uid — none from the database has one missing — is found by name.)
+        let selected = state.selectedServer
         state.servers = servers
-        if let selected, let index = state.visibleServers.firstIndex(where: { $0.name == selected }) {
-            state.list.selected = index
+        if let selected, let line = (0..<state.listLines).first(where: { line in
+            guard let server = state.serverList.server(atEntry: line) else { return false }
+            return selected.uid.isEmpty ? server.name == selected.name : server.uid == selected.uid
+        }) {
+            state.list.selected = line
         }
         // A marked server removed meanwhile is unmarked, and said so: a fleet run never silently goes to fewer.
         let gone = state.fleet.marked.subtracting(servers.map(\.name))
@@ -209,6 +214,19 @@ extension Update {
     static func serverSaved(_ state: inout AppState, _ name: String) -> [Effect] {
         if state.screen.kind == .form { state.show(.servers) }
         state.notice = "Saved \(name)."
-        return [.load]
+        return [.load] + syncTeam(state)
+    }
+
+    /// The team worker's news: the team line changes; changed shared servers are read again (the selection and
+    /// the filter stay, see `loaded`).
+    static func team(_ state: inout AppState, _ status: TeamStatus, changed: Bool) -> [Effect] {
+        state.team = status
+        state.list.clamp(count: state.listLines)
+        return changed ? [.load] : []
+    }
+
+    /// A sync now, when linked to a team: an editor's edit queued by a save or a removal goes up at once.
+    static func syncTeam(_ state: AppState) -> [Effect] {
+        state.team == nil ? [] : [.work(.syncTeam)]
     }
 }
