@@ -136,7 +136,8 @@ CHECK_TEN=$(ESSH_DB=$MEMBER "$ESSH" team sync --json | python3 -c 'import json,s
 bash "$WORK/peer-sync.sh"
 INCR_CMD=(hyperfine -r $((RUNS * 3)) --export-json "$WORK/incr.json" -n "essh team sync (10 changes)" -p "$PREP_TEN"
           "$SYNC" -n "psql | sqlite3 (10 changes)" -p "$PREP_TEN" "bash $WORK/peer-sync.sh"
-          -n "essh team sync (nothing new)" -p "$SYNC" "$SYNC")
+          -n "essh team sync (nothing new)" -p "$SYNC" "$SYNC"
+          -n "psql SELECT 1 (one scram login)" -p true "$PSQL_BOB -c 'SELECT 1'")
 LOAD_B=$(cut -d' ' -f1-3 /proc/loadavg)
 "${INCR_CMD[@]}" >"$WORK/incr.txt"
 mapfile -t INCR < <(stats "$WORK/incr.json")
@@ -179,6 +180,7 @@ IFS='|' read -r AP_MED AP_MIN AP_MAX AP_MEAN AP_N <<<"${FIRST[1]}"
 IFS='|' read -r B_MED B_MIN B_MAX B_MEAN B_N <<<"${INCR[0]}"
 IFS='|' read -r BP_MED BP_MIN BP_MAX BP_MEAN BP_N <<<"${INCR[1]}"
 IFS='|' read -r BN_MED BN_MIN BN_MAX BN_MEAN BN_N <<<"${INCR[2]}"
+IFS='|' read -r BL_MED BL_MIN BL_MAX BL_MEAN BL_N <<<"${INCR[3]}"
 OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
 {
     echo "# Team (issue 18): first sync, incremental sync, a change seen by another member, start with the team cache"
@@ -215,7 +217,7 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo "| command | runs | median | min | max | mean |"
     echo "| --- | --- | --- | --- | --- | --- |"
     echo "| \`essh team join URL\` (10,000) | $A_N | $A_MED ms | $A_MIN ms | $A_MAX ms | $A_MEAN ms |"
-    echo "| peer: \`psql \\copy | sqlite3 .import\` (10,000) | $AP_N | $AP_MED ms | $AP_MIN ms | $AP_MAX ms | $AP_MEAN ms |"
+    echo "| peer: \`psql \\copy \\| sqlite3 .import\` (10,000) | $AP_N | $AP_MED ms | $AP_MIN ms | $AP_MAX ms | $AP_MEAN ms |"
     echo
     echo "- ratio essh / peer (medians): $(ratio "$A_MED" "$AP_MED")×"
     echo "- budget ≤ 1 s: $(verdict "$A_MED" 1000) (median $A_MED ms, max $A_MAX ms)"
@@ -232,8 +234,9 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo "| command | runs | median | min | max | mean |"
     echo "| --- | --- | --- | --- | --- | --- |"
     echo "| \`essh team sync\` (10 changes) | $B_N | $B_MED ms | $B_MIN ms | $B_MAX ms | $B_MEAN ms |"
-    echo "| peer: \`sqlite3; psql \\copy | sqlite3\` (10 changes) | $BP_N | $BP_MED ms | $BP_MIN ms | $BP_MAX ms | $BP_MEAN ms |"
+    echo "| peer: \`sqlite3; psql \\copy \\| sqlite3\` (10 changes) | $BP_N | $BP_MED ms | $BP_MIN ms | $BP_MAX ms | $BP_MEAN ms |"
     echo "| \`essh team sync\` (nothing new) | $BN_N | $BN_MED ms | $BN_MIN ms | $BN_MAX ms | $BN_MEAN ms |"
+    echo "| \`psql -c 'SELECT 1'\` as bob (process start + one scram login) | $BL_N | $BL_MED ms | $BL_MIN ms | $BL_MAX ms | $BL_MEAN ms |"
     echo
     echo "- ratio essh / peer (medians): $(ratio "$B_MED" "$BP_MED")×; 10 changes / nothing new: $(ratio "$B_MED" "$BN_MED")×"
     echo "- budget ≤ 50 ms: $(verdict "$B_MED" 50) (median $B_MED ms, max $B_MAX ms)"
@@ -264,10 +267,10 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo "## Commands"
     echo
     echo '```'
-    echo "${FIRST_CMD[*]}"
+    printf '%q ' "${FIRST_CMD[@]}"; echo
     echo "# $WORK/peer-first.sh:"
     cat "$WORK/peer-first.sh"
-    echo "${INCR_CMD[*]}"
+    printf '%q ' "${INCR_CMD[@]}"; echo
     echo "# $WORK/peer-sync.sh:"
     cat "$WORK/peer-sync.sh"
     echo "$SEEN_CMD"

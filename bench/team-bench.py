@@ -126,7 +126,7 @@ def seen(essh, member_db, peer_db, editor_info, member_info, psql_fetch, n):
         raw.append((member.wait("essh_bench_raw") - t0) / 1e6)
         # 2. essh: the editor's UPDATE commits, the member is notified and runs essh team sync
         member.drain()
-        value = "bench" if i % 2 else "ops"
+        value = f"seen-{i}"  # a new value each time: a same-value UPDATE is stamped but changes nothing
         t0 = time.monotonic_ns()
         if editor.exec(f"UPDATE essh.servers SET \"user\" = '{value}' WHERE name = '{name}' AND NOT deleted") != "1":
             raise SystemExit(f"team-bench: {name} is not in the team database")
