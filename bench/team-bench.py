@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Issue 18's live and start-up figures for bench/bench-team.sh: prints Markdown on stdout, progress on stderr.
+
+Usage:
+  team-bench.py seen  ESSH MEMBER_DB PEER_DB CONNINFO_EDITOR CONNINFO_MEMBER PSQL_FETCH N
+  team-bench.py start ESSH LOCAL_DB TEAM_DB WORKDIR N
+
+seen: a change seen by another member. An editor's libpq connection commits an UPDATE of one shared server (autocommit,
+  as essh's push does per edit: one statement, one commit); a member's libpq connection LISTENs on essh_changes and, when
+  the notification arrives, runs `essh team sync --json` on the member's cache (checked: it reports exactly that
+  server changed). Per sample: t0 just before the UPDATE is sent; notified = the notification read on the member's
+  socket; seen = `essh team sync` exited. Peers in the same run, interleaved sample by sample:
+  raw = `SELECT pg_notify(...)` on the editor's connection to the member's connection reading it (no table, no trigger);
+  psql = the same notification, then PSQL_FETCH (a shell pipeline: psql \\copy of the rows after the peer's revision
+  into sqlite3) instead of essh. Both connections are libpq 5 through ctypes: the same library essh links.
+start: start of the interface to first frame, ESSH_FRAME_TRACE as bench/tui-bench.py does it (tmux 120x35, exec of
+  essh to the first frame, and to the first frame with the list loaded), alternating the two databases start by start.
+"""
+import ctypes
+import ctypes.util
+import json
+import os
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def p95(values):
+    ordered = sorted(values)
+    return ordered[max(0, int(round(0.95 * len(ordered))) - 1)]
+
+
+def row(name, values, unit="ms"):
+    return (f"| {name} | {len(values)} | {statistics.median(values):.2f} {unit} | {min(values):.2f} {unit} | "
+            f"{p95(values):.2f} {unit} | {max(values):.2f} {unit} |")
+
+
+# --- libpq through ctypes ---------------------------------------------------------------------------------------
+
+class PGnotify(ctypes.Structure):
+    pass
+
+
+PGnotify._fields_ = [("relname", ctypes.c_char_p), ("be_pid", ctypes.c_int), ("extra", ctypes.c_char_p),
+                     ("next", ctypes.POINTER(PGnotify))]
+
+pq = ctypes.CDLL(ctypes.util.find_library("pq") or "libpq.so.5")
+pq.PQconnectdb.restype = ctypes.c_void_p
+pq.PQconnectdb.argtypes = [ctypes.c_char_p]
+pq.PQstatus.argtypes = [ctypes.c_void_p]
+pq.PQerrorMessage.restype = ctypes.c_char_p
+pq.PQerrorMessage.argtypes = [ctypes.c_void_p]
+pq.PQexec.restype = ctypes.c_void_p
+pq.PQexec.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+pq.PQresultStatus.argtypes = [ctypes.c_void_p]
+pq.PQcmdTuples.restype = ctypes.c_char_p
+pq.PQcmdTuples.argtypes = [ctypes.c_void_p]
+pq.PQclear.argtypes = [ctypes.c_void_p]
+pq.PQsocket.argtypes = [ctypes.c_void_p]
+pq.PQconsumeInput.argtypes = [ctypes.c_void_p]
+pq.PQnotifies.restype = ctypes.POINTER(PGnotify)
+pq.PQnotifies.argtypes = [ctypes.c_void_p]
+pq.PQfreemem.argtypes = [ctypes.c_void_p]
+pq.PQfinish.argtypes = [ctypes.c_void_p]
+PGRES_COMMAND_OK, PGRES_TUPLES_OK = 1, 2
+
+
+class Connection:
+    def __init__(self, conninfo):
+        self.conn = pq.PQconnectdb(conninfo.encode())
+        if pq.PQstatus(self.conn) != 0:
+            raise SystemExit(f"team-bench: cannot connect ({conninfo}): {pq.PQerrorMessage(self.conn).decode()}")
+
+    def exec(self, sql):
+        result = pq.PQexec(self.conn, sql.encode())
+        status = pq.PQresultStatus(result)
+        rows = pq.PQcmdTuples(result).decode()
+        pq.PQclear(result)
+        if status not in (PGRES_COMMAND_OK, PGRES_TUPLES_OK):
+            raise SystemExit(f"team-bench: {sql!r} failed: {pq.PQerrorMessage(self.conn).decode()}")
+        return rows
+
+    def drain(self):
+        """Reads what arrived; returns the channels of the notifications."""
+        if pq.PQconsumeInput(self.conn) != 1:
+            raise SystemExit(f"team-bench: connection lost: {pq.PQerrorMessage(self.conn).decode()}")
+        channels = []
+        while True:
+            note = pq.PQnotifies(self.conn)
+            if not note:
+                return channels
+            channels.append(note.contents.relname.decode())
+            pq.PQfreemem(note)
+
+    def wait(self, channel, timeout=10.0):
+        """Blocks until a notification on `channel`; returns time.monotonic_ns() when it was read."""
+        sock = pq.PQsocket(self.conn)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if channel in self.drain():
+                return time.monotonic_ns()
+            select.select([sock], [], [], max(0.0, end - time.monotonic()))
+        raise SystemExit(f"team-bench: no notification on {channel} within {timeout} s")
+
+
+# --- seen ---------------------------------------------------------------------------------------------------
+
+def seen(essh, member_db, peer_db, editor_info, member_info, psql_fetch, n):
+    editor, member = Connection(editor_info), Connection(member_info)
+    member.exec("LISTEN essh_changes")
+    member.exec("LISTEN essh_bench_raw")
+    env = dict(os.environ, ESSH_DB=member_db)
+    raw, notified, synced, psql_seen = [], [], [], []
+    for i in range(n):
+        name = f"host-{(i % 1000) + 100:05d}"  # not among the 10 servers (b) changes
+        # 1. raw: pg_notify between the two connections
+        member.drain()
+        t0 = time.monotonic_ns()
+        editor.exec("SELECT pg_notify('essh_bench_raw', 'x')")
+        raw.append((member.wait("essh_bench_raw") - t0) / 1e6)
+        # 2. essh: the editor's UPDATE commits, the member is notified and runs essh team sync
+        member.drain()
+        value = f"seen-{i}"  # a new value each time: a same-value UPDATE is stamped but changes nothing
+        t0 = time.monotonic_ns()
+        if editor.exec(f"UPDATE essh.servers SET \"user\" = '{value}' WHERE name = '{name}' AND NOT deleted") != "1":
+            raise SystemExit(f"team-bench: {name} is not in the team database")
+        t1 = member.wait("essh_changes")
+        result = subprocess.run([essh, "team", "sync", "--json"], env=env, capture_output=True, text=True)
+        t2 = time.monotonic_ns()
+        if result.returncode != 0:
+            raise SystemExit(f"team-bench: essh team sync failed: {result.stderr.strip()}")
+        changed = json.loads(result.stdout)["changed"]
+        if changed != [name]:
+            raise SystemExit(f"team-bench: essh team sync reported {changed}, not [{name}]")
+        notified.append((t1 - t0) / 1e6)
+        synced.append((t2 - t0) / 1e6)
+        # 3. psql peer: another commit, the notification, then psql | sqlite3 fetches it
+        member.drain()
+        t0 = time.monotonic_ns()
+        editor.exec(f"UPDATE essh.servers SET \"user\" = '{value}x' WHERE name = '{name}' AND NOT deleted")
+        member.wait("essh_changes")
+        result = subprocess.run(["bash", psql_fetch], capture_output=True, text=True)
+        t2 = time.monotonic_ns()
+        if result.returncode != 0:
+            raise SystemExit(f"team-bench: {psql_fetch} failed: {result.stderr.strip()}")
+        psql_seen.append((t2 - t0) / 1e6)
+        # put the essh side back in step (the psql peer's change is not measured on the essh side)
+        subprocess.run([essh, "team", "sync"], env=env, capture_output=True, check=True)
+    got = subprocess.run(["sqlite3", peer_db, f"SELECT user FROM servers WHERE name = '{name}'"],
+                         capture_output=True, text=True).stdout.strip()
+    if got != f"{value}x":
+        raise SystemExit(f"team-bench: the psql peer holds user {got!r} for {name}, not {value}x")
+    med = statistics.median
+    out = [
+        "| measure (one change, editor's commit to …) | N | median | min | p95 | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+        row("… the member's connection notified (essh_changes, UPDATE + trigger)", notified),
+        row("… `essh team sync` done on the member's cache (**the issue's figure**)", synced),
+        row("peer: raw `pg_notify` round trip between the same two connections", raw),
+        row("peer: notified, then `psql \\copy` of the new rows `\\| sqlite3`", psql_seen),
+        "",
+        f"- ratios of medians: essh seen / raw notify = {med(synced) / med(raw):.0f}×; essh seen / psql+sqlite3 "
+        f"peer = {med(synced) / med(psql_seen):.2f}×; notification of a committed UPDATE / raw notify = "
+        f"{med(notified) / med(raw):.1f}×",
+        f"- budget ≤ 1 s (median over {n}): {'**pass**' if med(synced) <= 1000 else '**FAIL**'} "
+        f"({med(synced):.1f} ms)",
+    ]
+    print("\n".join(out))
+
+
+# --- start --------------------------------------------------------------------------------------------------
+
+WIDTH, HEIGHT = 120, 35
+
+
+def frames(trace):
+    out = []
+    if os.path.exists(trace):
+        with open(trace) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3:
+                    out.append((int(parts[0]), int(parts[1]), parts[2] == "1"))
+    return out
+
+
+def start_times(essh, local_db, team_db, work, n):
+    socket = f"essh-team-bench-{os.getpid()}"
+    conf = os.path.join(work, "tmux.conf")
+    with open(conf, "w") as f:
+        f.write("set -g history-limit 0\nset -g escape-time 0\nset -g status off\n")
+    commands = []
+
+    def tmux(*args):
+        return subprocess.run(["tmux", "-u", "-L", socket, "-f", conf] + list(args), capture_output=True, text=True)
+
+    def stop():
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            if subprocess.run(["tmux", "-L", socket, "has-session"], capture_output=True).returncode != 0:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)
+
+    wrapper = ("import os,sys,time; open(sys.argv[1],'w').write('%d %d' % (os.getpid(), time.monotonic_ns())); "
+               "os.execv(sys.argv[2], sys.argv[2:])")
+    results = {"local": ([], []), "team": ([], [])}
+    try:
+        for i in range(2 * n):
+            label, db = ("local", local_db) if i % 2 == 0 else ("team", team_db)
+            trace, pidfile = os.path.join(work, f"start-{label}-{i}.trace"), os.path.join(work, f"start-{i}.pid")
+            command = (f"env ESSH_DB={db} ESSH_FRAME_TRACE={trace} LANG=C.UTF-8 TERM=tmux-256color "
+                       f"python3 -c \"{wrapper}\" {pidfile} {essh}")
+            if i < 2:
+                commands.append(f"tmux -u -L {socket} -f {conf} new-session -d -x {WIDTH} -y {HEIGHT} -s bench "
+                                + command)
+            r = tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", "bench", command)
+            if r.returncode != 0:
+                raise SystemExit(f"team-bench: tmux failed: {r.stderr}")
+            end = time.monotonic() + 10
+            while True:
+                try:
+                    pid, t0 = map(int, open(pidfile).read().split())
+                    break
+                except (FileNotFoundError, ValueError):
+                    if time.monotonic() > end:
+                        raise SystemExit("team-bench: essh did not start")
+                    time.sleep(0.01)
+            end = time.monotonic() + 60
+            while time.monotonic() < end and not any(l for _, _, l in frames(trace)):
+                time.sleep(0.01)
+            f = frames(trace)
+            loaded = [s for s, _, l in f if l]
+            if not loaded:
+                raise SystemExit(f"team-bench: the server list of {db} never loaded")
+            end = time.monotonic() + 30
+            while "host-00001" not in tmux("capture-pane", "-p", "-t", "bench").stdout:
+                if time.monotonic() > end:
+                    raise SystemExit(f"team-bench: host-00001 never shown for {db}")
+                time.sleep(0.05)
+            results[label][0].append((f[0][0] - t0) / 1e6)
+            results[label][1].append((loaded[0] - t0) / 1e6)
+            stop()
+    finally:
+        stop()
+    med = statistics.median
+    lf, ll = results["local"]
+    tf, tl = results["team"]
+    ratio_first, ratio_loaded = med(tf) / med(lf), med(tl) / med(ll)
+    # "as fast as today": within 10 % (or 5 ms, the spread of a start on this machine) of the local database
+    passed = med(tl) <= max(med(ll) * 1.10, med(ll) + 5) and med(tf) <= max(med(lf) * 1.10, med(lf) + 5)
+    out = [
+        "| measure | N | median | min | p95 | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+        row("first frame, 10,000 local servers (peer)", lf),
+        row("first frame, 10,000-server team cache", tf),
+        row("first frame with the list loaded, 10,000 local servers (peer)", ll),
+        row("first frame with the list loaded, 10,000-server team cache", tl),
+        "",
+        f"- ratios team cache / local (medians): first frame {ratio_first:.2f}×, first frame with the list "
+        f"{ratio_loaded:.2f}×",
+        f"- budget \"as fast as today\" (read as: team-cache medians within 10 % or 5 ms of the local ones): "
+        f"{'**pass**' if passed else '**FAIL**'}",
+        "",
+        "Commands (the first start of each database; the others differ only in the trace and pid file names):",
+        "```",
+    ] + commands + ["```"]
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 9 and sys.argv[1] == "seen":
+        seen(*sys.argv[2:8], int(sys.argv[8]))
+    elif len(sys.argv) == 7 and sys.argv[1] == "start":
+        start_times(*sys.argv[2:6], int(sys.argv[6]))
+    else:
+        raise SystemExit(__doc__)
