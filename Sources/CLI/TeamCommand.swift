@@ -105,7 +105,7 @@ struct TeamCommand: ParsableCommand {
         var pushed: Int
         var added, changed, removed: [String]
         var renamed: [String]
-        var conflicts: [ConflictJSON]
+        var conflicts: [TeamConflict]
         var refused: [Refusal]
         var published: Int
 
@@ -119,29 +119,12 @@ struct TeamCommand: ParsableCommand {
             changed = report.applied.changed
             removed = report.applied.removed
             renamed = report.applied.renamed.map(\.localName)
-            conflicts = report.conflicts.map(ConflictJSON.init)
+            conflicts = report.conflicts
             refused = report.refused.map { Refusal(name: $0.name, reason: $0.reason.message) }
             published = report.published
         }
     }
 
-    struct ConflictJSON: Encodable {
-        var uid, name, field, base, mine, theirs, theirsBy: String
-        var theirsDeleted: Bool
-        var theirsRevision: Int64
-
-        init(_ conflict: TeamConflict) {
-            uid = conflict.uid
-            name = conflict.name
-            field = conflict.field.rawValue
-            base = conflict.base
-            mine = conflict.mine
-            theirs = conflict.theirs
-            theirsBy = conflict.theirsBy
-            theirsDeleted = conflict.theirsDeleted
-            theirsRevision = conflict.theirsRevision
-        }
-    }
 
     /// Says what a sync did, in sentences.
     static func describe(_ report: TeamSync.Report, target: String) {
@@ -339,8 +322,8 @@ struct TeamCommand: ParsableCommand {
                 _ = try TeamCommand.link(inventory)
                 let conflicts = try inventory.teamConflicts()
                 if json {
-                    struct Listing: Encodable { var conflicts: [ConflictJSON] }
-                    return try TeamCommand.printJSON(Listing(conflicts: conflicts.map(ConflictJSON.init)))
+                    struct Listing: Encodable { var conflicts: [TeamConflict] }
+                    return try TeamCommand.printJSON(Listing(conflicts: conflicts))
                 }
                 if conflicts.isEmpty { return TerminalOutput.line("No conflicts.") }
                 var table = TextTable(headers: ["SERVER", "FIELD", "BASE", "YOURS", "TEAM'S", "BY"])

@@ -29,8 +29,9 @@ enum TeamCluster {
         }
     }
 
-    static func makeTeam(initialise: Bool = true) throws -> Team {
-        let cluster = try cluster()
+    /// A team on the shared cluster, or on `own` (a test that stops or kills its server starts one of its own).
+    static func makeTeam(initialise: Bool = true, on own: PostgresCluster? = nil) throws -> Team {
+        let cluster = try own ?? cluster()
         let database = "t" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
         try cluster.createDatabase(database)
         var passwords: [String: String] = [cluster.superuser: cluster.password]

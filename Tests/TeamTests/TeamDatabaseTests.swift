@@ -105,13 +105,19 @@ import TestSupport
         #expect(pin?.kind == .permission)
     }
 
-    @Test func twoEditorsChangingDifferentFieldsAreBothKept() throws {
+    /// Two editors, ana and bob, and a server db1 (port 5432) ana added, as bob first pulled it.
+    private func twoEditorsAndOneServer() throws
+        -> (team: TeamCluster.Team, ana: TeamDatabase, bob: TeamDatabase, db1: SharedServer, base: SharedServer) {
         let team = try TeamCluster.makeTeam()
         let ana = try team.open(team.editor)
         let bob = try team.open(team.editor2)
         let db1 = TeamCluster.server("db1", port: 5432)
         _ = try ana.push([TeamCluster.create(db1)])
-        let base = try bob.pull(since: 0).servers[0]
+        return (team, ana, bob, db1, try bob.pull(since: 0).servers[0])
+    }
+
+    @Test func twoEditorsChangingDifferentFieldsAreBothKept() throws {
+        let (team, ana, bob, db1, base) = try twoEditorsAndOneServer()
 
         // Both edit from the same base: ana the port, bob the host.
         let anaEdit = TeamEdit(id: 1, uid: db1.uid, kind: .update, baseRevision: base.revision,
@@ -126,12 +132,7 @@ import TestSupport
     }
 
     @Test func theSameFieldChangedTwiceIsAConflictForTheSecondAndNothingIsLost() throws {
-        let team = try TeamCluster.makeTeam()
-        let ana = try team.open(team.editor)
-        let bob = try team.open(team.editor2)
-        let db1 = TeamCluster.server("db1", port: 5432)
-        _ = try ana.push([TeamCluster.create(db1)])
-        let base = try bob.pull(since: 0).servers[0]
+        let (team, ana, bob, db1, base) = try twoEditorsAndOneServer()
         let anaEdit = TeamEdit(id: 1, uid: db1.uid, kind: .update, baseRevision: base.revision,
                                base: [.port: "5432"], mine: [.port: "6432"])
         let bobEdit = TeamEdit(id: 2, uid: db1.uid, kind: .update, baseRevision: base.revision,
@@ -231,18 +232,13 @@ import TestSupport
     @Test func theServerStoppedMidSessionIsAnOfflineMoment() throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.remove() }
-        try cluster.createDatabase("essh")
-        let admin = try PGConnection.connect(url: cluster.url(user: "postgres", database: "essh"),
-                                             password: Array(cluster.password.utf8))
-        _ = try TeamSchema.install(on: admin)
-        let team = try TeamDatabase.open(url: cluster.url(user: "postgres", database: "essh"),
-                                         password: Array(cluster.password.utf8))
+        let own = try TeamCluster.makeTeam(on: cluster)
+        let team = try own.open(own.editor)
         cluster.kill9()
         let lost = #expect(throws: TeamError.self) { try team.pull(since: 0) }
         #expect(lost?.isOffline == true)
         try cluster.restart()
-        let again = try TeamDatabase.open(url: cluster.url(user: "postgres", database: "essh"),
-                                          password: Array(cluster.password.utf8))
+        let again = try own.open(own.editor)
         #expect(try again.pull(since: 0).servers.isEmpty)
     }
 }

@@ -59,18 +59,9 @@ import TestSupport
     @Test func offlineEditsAreQueuedAndPushedWhenTheServerIsBack() throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.remove() }
-        try cluster.createDatabase("essh")
-        let admin = try PGConnection.connect(url: cluster.url(user: "postgres", database: "essh"),
-                                             password: Array(cluster.password.utf8))
-        _ = try TeamSchema.install(on: admin)
-        for (role, group) in [("ana", TeamSchema.editorRole), ("bob", TeamSchema.memberRole)] {
-            try cluster.createRole(role, password: role + "-pw")
-            try cluster.psql("GRANT \(group) TO \(role);")
-        }
-        let team = TeamCluster.Team(cluster: cluster, database: "essh",
-                                    passwords: ["ana": "ana-pw", "bob": "bob-pw"])
-        let ana = try Member("ana", of: team)
-        let bob = try Member("bob", of: team)
+        let team = try TeamCluster.makeTeam(on: cluster)
+        let ana = try Member(team.editor, of: team)
+        let bob = try Member(team.member, of: team)
         try ana.inventory.addServer(ServerDraft(name: "db1", host: "10.0.0.5"), team: true)
         try ana.sync()
         try bob.sync()
