@@ -31,7 +31,8 @@ import TestSupport
                 "\(join.transcript)")
         #expect(join.transcript.components(separatedBy: "Password for").count == 2, "asked once")
         r = try member.essh(["vault", "list"])
-        #expect(r.out.contains("team:"), "\(r.out)\(r.err)")
+        #expect(r.out.contains("team database \(team.member)@127.0.0.1") && !r.out.contains(password),
+                "\(r.out)\(r.err)")
 
         // Next commands ask nothing: without a terminal, and on one.
         r = try member.essh(["team", "sync"])
