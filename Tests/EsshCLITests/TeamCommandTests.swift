@@ -162,6 +162,9 @@ enum TeamFixture {
         let again = try admin.team(["init", team.url(team.cluster.superuser)])
         #expect(again.status == 0 && again.out.contains("already has eSSH's team schema"), "\(again.out)\(again.err)")
 
+        let unlinked = try editor.essh(["servers", "add", "web0", "--host", "10.0.0.4", "--team"])
+        #expect(unlinked.status == 2 && unlinked.err.contains("essh team join"), "\(unlinked.status) \(unlinked.err)")
+        #expect(try editor.servers().isEmpty)
         try editor.join(team)
         var r = try editor.essh(["servers", "add", "web1", "--host", "10.0.0.5", "--user", "deploy", "--tag", "web",
                                  "--team"])
@@ -191,6 +194,19 @@ enum TeamFixture {
         #expect(remove.status == 2 && remove.err.contains("only the team's editors may"), "\(remove.err)")
         #expect(try member.digest() == before, "the refused edits changed nothing")
         #expect(try member.server("web1")?["port"] as? Int == 22)
+        let add = try member.essh(["servers", "add", "web2", "--host", "10.0.0.6", "--team"])
+        #expect(add.status == 2 && add.err.contains("editors may"), "\(add.status) \(add.err)")
+        #expect(try member.digest() == before)
+        let resolve = try member.essh(["team", "conflicts", "resolve", "web1", "--mine"])
+        #expect(resolve.status == 2 && resolve.err.contains("No conflict of web1"), "\(resolve.err)")
+        // Joining the same team again is a sync.
+        let rejoin = try member.team(["join", team.url(team.member)])
+        #expect(rejoin.status == 0 && rejoin.out.contains("nothing new"), "\(rejoin.out)\(rejoin.err)")
+        // Another team while linked: refused, nothing changed.
+        let synced = try member.digest()
+        let other = try member.team(["join", team.cluster.url(user: team.member, database: "postgres")])
+        #expect(other.status == 2 && other.err.contains("already linked"), "\(other.status) \(other.err)")
+        #expect(try member.digest() == synced)
         // A personal field of a shared server stays the member's to change.
         let note = try member.essh(["servers", "edit", "web1", "--note", "mine"])
         #expect(note.status == 0, "\(note.err)")

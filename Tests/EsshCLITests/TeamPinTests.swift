@@ -20,7 +20,7 @@ import TestSupport
         defer { editor.cleanup(); member.cleanup() }
         try editor.join(team)
         var r = try editor.essh(["servers", "add", "box", "--host", "127.0.0.1", "--port", String(s.port),
-                                 "--user", s.user, "--team"])
+                                 "--user", s.user, "--tag", "pinned", "--team"])
         #expect(r.status == 0, "\(r.err)")
         #expect(try editor.sync().status == 0)
         let hostKey = s.hostKeys + "/ssh_host_ed25519_key.pub"
@@ -37,6 +37,13 @@ import TestSupport
         #expect(r.status == 0 && r.out == "pinned ok\n", "\(r.status) \(r.out)\(r.err)")
         #expect(!r.err.lowercased().contains("unknown") && !r.err.contains("?"), "\(r.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: knownHosts)).isEmpty, "nothing written to known_hosts")
+        // A fleet run (the member's own key for the shared server: a personal field) trusts the pin as well.
+        r = try member.essh(["servers", "edit", "box", "--key", s.key("id_ed25519")])
+        #expect(r.status == 0, "a member sets a personal field: \(r.err)")
+        let fleet = ["exec", "--tag", "pinned", "--known-hosts", knownHosts, "--json", "echo fleet ok"]
+        r = try member.essh(fleet)
+        #expect(r.status == 0 && r.out.contains("fleet ok"), "\(r.status) \(r.out)\(r.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: knownHosts)).isEmpty)
         // On a terminal too: no trust-on-first-use question (the run would hang on one and time out).
         let tty = try PseudoTerminal.run(Binary.essh, exec, environment: member.environment, answers: [], timeout: 30)
         #expect(tty.status == 0 && tty.transcript.contains("pinned ok"), "\(tty.transcript)")
@@ -55,6 +62,9 @@ import TestSupport
         #expect(r.status == 255, "\(r.status) \(r.out)")
         #expect(r.err.contains(otherPrint) && r.err.contains(team.editor), "\(r.err)")
         #expect(!r.out.contains("pinned ok"))
+        r = try member.essh(fleet)
+        #expect(r.status != 0 && !r.out.contains("fleet ok") && (r.out + r.err).contains(otherPrint),
+                "\(r.status) \(r.out)\(r.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: knownHosts)).isEmpty)
         // A known_hosts entry for the real key does not beat the team's pin.
         let line = "[127.0.0.1]:\(s.port) " + (try String(contentsOfFile: hostKey, encoding: .utf8))
