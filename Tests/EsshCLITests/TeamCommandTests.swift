@@ -226,6 +226,33 @@ enum TeamFixture {
         #expect(try team.sql("SELECT port FROM essh.servers WHERE name = 'web1'") == "22")
     }
 
+    /// The issue: "Shared servers appear in the servers list with a marker". A shared and a personal server with the
+    /// same fields must be told apart in `servers list` and its JSON.
+    @Test func sharedServersAreMarkedInTheList() throws {
+        let team = try TeamFixture.makeTeam()
+        let editor = try Home(team, team.editor)
+        defer { editor.cleanup() }
+        try editor.join(team)
+        #expect(try editor.essh(["servers", "add", "aaa1", "--host", "10.0.0.5", "--team"]).status == 0)
+        #expect(try editor.sync().status == 0)
+        #expect(try editor.essh(["servers", "add", "aaa2", "--host", "10.0.0.5"]).status == 0)
+        let list = try editor.essh(["servers", "list"])
+        let rows = list.out.split(separator: "\n").map(String.init)
+        let shared = try #require(rows.first { $0.hasPrefix("aaa1") }), own = try #require(rows.first { $0.hasPrefix("aaa2") })
+        let servers = try editor.servers()
+        let sharedJSON = try #require(servers.first { $0["name"] as? String == "aaa1" })
+        let ownJSON = try #require(servers.first { $0["name"] as? String == "aaa2" })
+        let markers = ["shared", "team", "teamRevision"]
+        withKnownIssue("""
+            Sources/CLI/ServerFormatting.swift: `servers list` (table and --json) shows nothing that tells a team's \
+            server from one's own (ServerJSON has no shared/team field; the table no marker column)
+            """) {
+            #expect(shared.replacingOccurrences(of: "aaa1", with: "aaa2") != own, "table rows: \(shared) | \(own)")
+            #expect(markers.contains { sharedJSON[$0] != nil && !(sharedJSON[$0] is NSNull) }, "\(sharedJSON)")
+        }
+        #expect(markers.allSatisfy { ownJSON[$0] == nil || ownJSON[$0] is NSNull || ownJSON[$0] as? Bool == false })
+    }
+
     @Test func twoEditorsDifferentFieldsBothKeptSameFieldAConflictNothingLost() throws {
         let team = try TeamFixture.makeTeam()
         let ana = try Home(team, team.editor), ben = try Home(team, team.editor2), eve = try Home(team, team.member)
