@@ -102,4 +102,64 @@ import TestSupport
               + "\(killedMidway) of \(fractions.count) kills landed during a sync")
         #expect(killedMidway >= 2, "the kills landed during the sync \(killedMidway) times (full sync \(fullSync) s)")
     }
+
+    /// `essh team sync` killed with SIGKILL while it pushes an editor's queued edits (each edit is its own server
+    /// transaction; the cache learns of them at the end): the next sync pushes what is left, the edits already on
+    /// the server are not conflicts or refusals, and nothing is lost.
+    @Test func killNineWhilePushingLosesNoEditAndMakesNoConflict() throws {
+        let team = try TeamFixture.makeTeam()
+        let editor = try Home(team, team.editor), member = try Home(team, team.member)
+        defer { editor.cleanup(); member.cleanup() }
+        try editor.join(team)
+        try member.join(team)
+        try TeamFixture.bulkInsert(team, count: 3_000)
+        #expect(try editor.sync().status == 0)
+        // Queued (no password source but the file the sync is given): 1,500 removals, 5 changes, 3 new servers.
+        let removed = (1...1_500).map { "srv\($0)" }
+        var r = try editor.essh(["servers", "rm"] + removed)
+        #expect(r.status == 0 && r.out.contains("Queued for the team"), "\(r.err)")
+        for i in 1...5 {
+            r = try editor.essh(["servers", "edit", "srv\(2_000 + i)", "--port", String(40_000 + i), "--tag", "moved"])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        for i in 1...3 {
+            r = try editor.essh(["servers", "add", "new\(i)", "--host", "192.0.2.\(i)", "--team"])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        #expect(try editor.status().1["queued"] as? Int == 1_508)
+
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in editor.environment { environment[key] = value }
+        let pid = try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", editor.passwordFile],
+                                         environment: environment, stdin: null, stdout: null, stderr: null,
+                                         closeOtherDescriptors: true, newSession: true)
+        close(null)
+        // Killed once some removals are on the server, before the push is over.
+        var onServer = 0
+        let deadline = Date().addingTimeInterval(30)
+        while onServer == 0 && Date() < deadline {
+            onServer = Int(try team.sql("SELECT count(*) FROM essh.servers WHERE deleted")) ?? 0
+            if onServer == 0 { usleep(5_000) }
+        }
+        kill(pid, SIGKILL)
+        #expect(ChildProcess.wait(pid, timeout: 30)?.shellStatus == 128 + SIGKILL, "killed during the sync")
+        let pushedBeforeKill = Int(try team.sql("SELECT count(*) FROM essh.servers WHERE deleted")) ?? 0
+        #expect(pushedBeforeKill > 0 && pushedBeforeKill < 1_500, "killed midway: \(pushedBeforeKill) removals pushed")
+
+        // The cache as the editor left it: the edits shown, still queued.
+        #expect(try editor.servers().count == 3_000 - 1_500 + 3)
+        #expect(try editor.status().1["queued"] as? Int == 1_508)
+        r = try editor.sync()
+        #expect(r.status == 0 && !r.out.contains("conflict") && !r.out.contains("Not pushed"), "\(r.out)\(r.err)")
+        #expect(try editor.status().1["queued"] as? Int == 0)
+        #expect(try editor.essh(["team", "conflicts"]).out.contains("No conflicts."))
+        #expect(try team.sql("SELECT count(*) FROM essh.servers WHERE deleted") == "1500")
+        #expect(try team.sql("SELECT count(*) FROM essh.servers WHERE port > 40000 AND tags = 'moved'") == "5")
+        #expect(try team.sql("SELECT count(*) FROM essh.servers WHERE name LIKE 'new%' AND NOT deleted") == "3")
+        #expect(try member.sync().status == 0)
+        #expect(try member.servers().count == 1_503)
+        #expect(try member.snapshot() == editor.snapshot())
+        print("TeamOfflineTests: the push was killed after \(pushedBeforeKill) of 1,508 edits reached the server")
+    }
 }
