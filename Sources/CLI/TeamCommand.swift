@@ -521,7 +521,8 @@ struct TeamCommand: ParsableCommand {
             }
             let count = try inventory.leaveTeam(keepCopies: keep)
             TerminalOutput.line("Left \((try? TeamURL(link.url).display) ?? link.url): "
-                + (keep ? "\(count) servers are now your own." : "\(count) shared servers removed from your list."))
+                + (keep ? CountText.text(count, "server") + (count == 1 ? " is" : " are") + " now your own."
+                    : CountText.text(count, "shared server") + " removed from your list."))
         }
     }
 }

@@ -314,6 +314,34 @@ enum TeamFixture {
                 || ben.essh(["team", "conflicts"]).out.contains("No conflicts."))
     }
 
+    @Test func leaveDropsOrKeepsTheTeamsServers() throws {
+        let team = try TeamFixture.makeTeam()
+        let editor = try Home(team, team.editor), member = try Home(team, team.member)
+        defer { editor.cleanup(); member.cleanup() }
+        try editor.join(team)
+        #expect(try editor.essh(["servers", "add", "web1", "--host", "10.0.0.5", "--team"]).status == 0)
+        #expect(try editor.sync().status == 0)
+        #expect(try member.essh(["servers", "add", "mine", "--host", "192.0.2.1"]).status == 0)
+        try member.join(team)
+        var r = try member.essh(["team", "leave"])
+        #expect(r.status == 0 && r.out.contains("1 shared server removed from your list"), "\(r.out)\(r.err)")
+        #expect(try member.servers().compactMap { $0["name"] as? String } == ["mine"])
+        #expect(try member.essh(["team", "status", "--offline"]).status == 2)
+        try member.join(team)
+        r = try member.essh(["team", "leave", "--keep"])
+        #expect(r.status == 0 && r.out.contains("1 server is now your own"), "\(r.out)\(r.err)")
+        // Now the member's own: editable, nothing queued for anyone.
+        r = try member.essh(["servers", "edit", "web1", "--port", "2222"])
+        #expect(r.status == 0 && !r.out.contains("Queued"), "\(r.out)\(r.err)")
+        #expect(try team.sql("SELECT port FROM essh.servers WHERE name = 'web1'") == "22")
+        // An editor leaving with an edit never pushed is told it is dropped.
+        #expect(try editor.essh(["servers", "edit", "web1", "--port", "2200"]).status == 0)
+        r = try editor.essh(["team", "leave"])
+        #expect(r.status == 0 && r.err.contains("1 queued edit(s) were never pushed"), "\(r.out)\(r.err)")
+        #expect(try editor.servers().isEmpty)
+        #expect(try team.sql("SELECT port FROM essh.servers WHERE name = 'web1'") == "22")
+    }
+
     /// Bad input: a clear message, a non-zero exit, the local database byte for byte as it was.
     @Test func badInputIsRefusedClearlyAndTheInventoryUntouched() throws {
         let team = try TeamFixture.makeTeam()
