@@ -306,8 +306,12 @@ struct TeamCommand: ParsableCommand {
             let inventory = try server.database.open()
             let (link, team) = try server.openLinked(inventory)
             let report = try TeamSync.run(team, inventory: inventory)
-            if server.json { return try TeamCommand.printJSON(SyncJSON(report)) }
-            TeamCommand.describe(report, target: (try? TeamURL(link.url).display) ?? link.url)
+            if server.json {
+                try TeamCommand.printJSON(SyncJSON(report))
+            } else {
+                TeamCommand.describe(report, target: (try? TeamURL(link.url).display) ?? link.url)
+            }
+            // A conflict or a refused edit fails the command in JSON too: a script must not take it for done.
             if !report.conflicts.isEmpty || !report.refused.isEmpty { throw CommandFailure(.failed) }
         }
     }
@@ -321,11 +325,14 @@ struct TeamCommand: ParsableCommand {
             let inventory = try server.database.open()
             let (_, team) = try server.openLinked(inventory)
             let report = try TeamSync.push(team, inventory: inventory)
-            if server.json { return try TeamCommand.printJSON(SyncJSON(report)) }
-            TerminalOutput.line(report.pushed == 0 && report.conflicts.isEmpty && report.refused.isEmpty
-                ? "Nothing was waiting to be pushed."
-                : "Pushed \(report.pushed) edit\(report.pushed == 1 ? "" : "s").")
-            TeamCommand.describe(report, target: team.url.display)
+            if server.json {
+                try TeamCommand.printJSON(SyncJSON(report))
+            } else {
+                TerminalOutput.line(report.pushed == 0 && report.conflicts.isEmpty && report.refused.isEmpty
+                    ? "Nothing was waiting to be pushed."
+                    : "Pushed \(report.pushed) edit\(report.pushed == 1 ? "" : "s").")
+                TeamCommand.describe(report, target: team.url.display)
+            }
             if !report.conflicts.isEmpty || !report.refused.isEmpty { throw CommandFailure(.failed) }
         }
     }

@@ -308,6 +308,23 @@ enum TeamFixture {
         #expect(try team.sql("SELECT host, port, \"user\" FROM essh.servers WHERE name = 'web1'")
                 == "10.0.0.8|2222|deploy")
         #expect(try ana.sync().status == 0 && eve.sync().status == 0)
+        // Once more in JSON, through `team push`: the conflict fails the command there too; --theirs keeps the team's.
+        #expect(try ana.essh(["servers", "edit", "web1", "--os", "bsd"]).status == 0)
+        #expect(try ben.essh(["servers", "edit", "web1", "--os", "macos"]).status == 0)
+        #expect(try ana.sync().status == 0)
+        r = try ben.team(["push", "--json"])
+        #expect(r.status == 1, "\(r.status) \(r.out)\(r.err)")
+        let pushed = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        let reported = pushed?["conflicts"] as? [[String: Any]] ?? []
+        #expect(reported.count == 1 && reported.first?["mine"] as? String == "macos"
+                && reported.first?["theirs"] as? String == "bsd", "\(r.out)")
+        r = try ben.team(["sync", "--json"])
+        #expect(r.status == 0, "the conflict was reported once: \(r.out)\(r.err)")
+        r = try ben.essh(["team", "conflicts", "resolve", "web1", "--theirs", "--field", "os"])
+        #expect(r.status == 0 && r.out.contains("Kept the team's value"), "\(r.out)\(r.err)")
+        #expect(try ben.server("web1")?["os"] as? String == "bsd")
+        #expect(try ben.sync().status == 0 && eve.sync().status == 0)
+        #expect(try team.sql("SELECT os FROM essh.servers WHERE name = 'web1'") == "bsd")
         let snapshots = try Set([ana, ben, eve].map { try $0.snapshot() })
         #expect(snapshots.count == 1, "every cache holds the same team")
         #expect(try ben.essh(["team", "conflicts", "--json"]).out.contains("\"conflicts\" : [\n\n  ]")
