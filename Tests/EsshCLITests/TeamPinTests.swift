@@ -72,4 +72,34 @@ import TestSupport
         r = try member.essh(exec)
         #expect(r.status == 255 && r.err.contains(otherPrint), "\(r.status) \(r.err)")
     }
+
+    /// `essh team pin NAME` without --file pins what the editor's own known_hosts holds for the server (after a first
+    /// connection accepted its key); with nothing there it says how to get it.
+    @Test func pinTakesTheEditorsKnownHostsKey() throws {
+        let s = try TestServers.require()
+        let team = try TeamFixture.makeTeam()
+        let editor = try Home(team, team.editor), member = try Home(team, team.member)
+        defer { editor.cleanup(); member.cleanup() }
+        try editor.join(team)
+        var r = try editor.essh(["servers", "add", "box", "--host", "127.0.0.1", "--port", String(s.port),
+                                 "--user", s.user, "--key", s.key("id_ed25519"), "--team"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try editor.sync().status == 0)
+        r = try editor.team(["pin", "box"])
+        #expect(r.status == 2 && r.err.contains("connect once"), "\(r.status) \(r.err)")
+        // The first connection accepts the key into ~/.ssh/known_hosts of the editor's HOME.
+        r = try editor.essh(["exec", "--host-key-policy", "accept-new", "box", "--", "true"])
+        #expect(r.status == 0, "\(r.err)")
+        r = try editor.team(["pin", "box", "--json"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        let snapshot = try editor.snapshot()
+        #expect(snapshot.contains("\"pinnedBy\":\"\(team.editor)\""), "\(snapshot.suffix(600))")
+
+        try member.join(team)
+        let knownHosts = member.dir.file("known_hosts")
+        try Data().write(to: URL(fileURLWithPath: knownHosts))
+        r = try member.essh(["exec", "--known-hosts", knownHosts, "--host-key-policy", "strict", "-i",
+                             s.key("id_ed25519"), "box", "--", "echo", "ok"])
+        #expect(r.status == 0 && r.out == "ok\n", "\(r.status) \(r.out)\(r.err)")
+    }
 }
