@@ -162,4 +162,36 @@ import TestSupport
         #expect(try member.snapshot() == editor.snapshot())
         print("TeamOfflineTests: the push was killed after \(pushedBeforeKill) of 1,508 edits reached the server")
     }
+
+    /// While a member's first sync of 10,000 servers runs, the list is readable at once and never half applied.
+    @Test func theListIsReadableDuringALargeSync() throws {
+        let team = try TeamFixture.makeTeam()
+        let member = try Home(team, team.member)
+        defer { member.cleanup() }
+        try member.join(team)
+        try TeamFixture.bulkInsert(team, count: 10_000)
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in member.environment { environment[key] = value }
+        let pid = try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", member.passwordFile],
+                                         environment: environment, stdin: null, stdout: null, stderr: null,
+                                         closeOtherDescriptors: true, newSession: true)
+        close(null)
+        var counts: [Int] = []
+        var slowest = 0.0
+        while PostgresCluster.isAlive(pid) || counts.isEmpty {
+            let started = Date()
+            let r = try member.essh(["servers", "list", "--json"])
+            slowest = max(slowest, Date().timeIntervalSince(started))
+            #expect(r.status == 0, "\(r.err)")
+            let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+            counts.append((object?["servers"] as? [Any])?.count ?? -1)
+            if counts.count > 200 { break }
+        }
+        #expect(ChildProcess.wait(pid, timeout: 60)?.shellStatus == 0)
+        #expect(counts.allSatisfy { $0 == 0 || $0 == 10_000 }, "\(counts)")
+        #expect(try member.servers().count == 10_000)
+        print("TeamOfflineTests: \(counts.count) lists during the sync (\(Set(counts).sorted())), slowest "
+              + String(format: "%.2f s", slowest))
+    }
 }
