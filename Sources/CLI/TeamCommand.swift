@@ -52,6 +52,15 @@ struct TeamCommand: ParsableCommand {
         }
     }
 
+    /// The team URL given on the command line, or a `TeamError` saying why it cannot be read (bad input: exit 2).
+    static func parse(_ url: String) throws(TeamError) -> TeamURL {
+        do throws(PGError) {
+            return try TeamURL(url)
+        } catch {
+            throw TeamError(error)
+        }
+    }
+
     static func link(_ inventory: Inventory) throws -> TeamLink {
         guard let link = try inventory.teamLink() else {
             throw TeamError(.notLinked, "This inventory is not linked to a team: run `essh team join URL` first.")
@@ -163,7 +172,7 @@ struct TeamCommand: ParsableCommand {
         @OptionGroup var server: ServerOptions
 
         func run() throws {
-            let parsed = try TeamURL(url)
+            let parsed = try TeamCommand.parse(url)
             let connection = try server.access.openForAdministration(url)
             let versions = try TeamSchema.install(on: connection)
             if server.json {
@@ -196,7 +205,7 @@ struct TeamCommand: ParsableCommand {
         @OptionGroup var server: ServerOptions
 
         func run() throws {
-            let parsed = try TeamURL(url)
+            let parsed = try TeamCommand.parse(url)
             let inventory = try server.database.open()
             if let link = try inventory.teamLink(), link.url != parsed.text {
                 throw TeamError(.notLinked, "This inventory is already linked to \(link.url); run `essh team leave` "
@@ -282,8 +291,12 @@ struct TeamCommand: ParsableCommand {
             let inventory = try server.database.open()
             let (link, team) = try server.openLinked(inventory)
             let report = try TeamSync.run(team, inventory: inventory)
-            if server.json { return try TeamCommand.printJSON(SyncJSON(report)) }
-            TeamCommand.describe(report, target: (try? TeamURL(link.url).display) ?? link.url)
+            if server.json {
+                try TeamCommand.printJSON(SyncJSON(report))
+            } else {
+                TeamCommand.describe(report, target: (try? TeamURL(link.url).display) ?? link.url)
+            }
+            // A conflict or a refused edit fails the command in JSON too: a script must not take it for done.
             if !report.conflicts.isEmpty || !report.refused.isEmpty { throw CommandFailure(.failed) }
         }
     }
@@ -297,11 +310,14 @@ struct TeamCommand: ParsableCommand {
             let inventory = try server.database.open()
             let (_, team) = try server.openLinked(inventory)
             let report = try TeamSync.push(team, inventory: inventory)
-            if server.json { return try TeamCommand.printJSON(SyncJSON(report)) }
-            TerminalOutput.line(report.pushed == 0 && report.conflicts.isEmpty && report.refused.isEmpty
-                ? "Nothing was waiting to be pushed."
-                : "Pushed \(report.pushed) edit\(report.pushed == 1 ? "" : "s").")
-            TeamCommand.describe(report, target: team.url.display)
+            if server.json {
+                try TeamCommand.printJSON(SyncJSON(report))
+            } else {
+                TerminalOutput.line(report.pushed == 0 && report.conflicts.isEmpty && report.refused.isEmpty
+                    ? "Nothing was waiting to be pushed."
+                    : "Pushed \(report.pushed) edit\(report.pushed == 1 ? "" : "s").")
+                TeamCommand.describe(report, target: team.url.display)
+            }
             if !report.conflicts.isEmpty || !report.refused.isEmpty { throw CommandFailure(.failed) }
         }
     }
@@ -497,7 +513,8 @@ struct TeamCommand: ParsableCommand {
             }
             let count = try inventory.leaveTeam(keepCopies: keep)
             TerminalOutput.line("Left \((try? TeamURL(link.url).display) ?? link.url): "
-                + (keep ? "\(count) servers are now your own." : "\(count) shared servers removed from your list."))
+                + (keep ? CountText.text(count, "server") + (count == 1 ? " is" : " are") + " now your own."
+                    : CountText.text(count, "shared server") + " removed from your list."))
         }
     }
 }
