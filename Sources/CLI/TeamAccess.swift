@@ -28,7 +28,7 @@ struct TeamAccess {
     /// Runs `connect` with no password (libpq's own sources), else the vault's, else one from the terminal, as the
     /// server asks; `--password-file` alone when given.
     func login<T>(_ url: String, _ connect: ([UInt8]?) throws -> T) throws -> T {
-        let parsed = try TeamCommand.parse(url)
+        let parsed = try TeamURL(url)
         if let passwordFile {
             var password = try SecretInput.readPrivateFile(passwordFile)
             defer { Wipe.bytes(&password) }

@@ -52,15 +52,6 @@ struct TeamCommand: ParsableCommand {
         }
     }
 
-    /// The team URL given on the command line, or a `TeamError` saying why it cannot be read (bad input: exit 2).
-    static func parse(_ url: String) throws(TeamError) -> TeamURL {
-        do throws(PGError) {
-            return try TeamURL(url)
-        } catch {
-            throw TeamError(error)
-        }
-    }
-
     static func link(_ inventory: Inventory) throws -> TeamLink {
         guard let link = try inventory.teamLink() else {
             throw TeamError(.notLinked, "This inventory is not linked to a team: run `essh team join URL` first.")
@@ -172,7 +163,7 @@ struct TeamCommand: ParsableCommand {
         @OptionGroup var server: ServerOptions
 
         func run() throws {
-            let parsed = try TeamCommand.parse(url)
+            let parsed = try TeamURL(url)
             let connection = try server.access.openForAdministration(url)
             let versions = try TeamSchema.install(on: connection)
             if server.json {
@@ -205,7 +196,7 @@ struct TeamCommand: ParsableCommand {
         @OptionGroup var server: ServerOptions
 
         func run() throws {
-            let parsed = try TeamCommand.parse(url)
+            let parsed = try TeamURL(url)
             let inventory = try server.database.open()
             if let link = try inventory.teamLink(), link.url != parsed.text {
                 throw TeamError(.notLinked, "This inventory is already linked to \(link.url); run `essh team leave` "

@@ -180,8 +180,9 @@ public final class PGConnection {
 
     static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
-        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "\n", with: " ")
+        // libpq writes "…failed: Connection refused\n\tIs the server running…": one line, single spaces.
+        return String(cString: message).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 

@@ -238,19 +238,16 @@ enum TeamFixture {
         #expect(try editor.essh(["servers", "add", "aaa2", "--host", "10.0.0.5"]).status == 0)
         let list = try editor.essh(["servers", "list"])
         let rows = list.out.split(separator: "\n").map(String.init)
-        let shared = try #require(rows.first { $0.hasPrefix("aaa1") }), own = try #require(rows.first { $0.hasPrefix("aaa2") })
+        let shared = try #require(rows.first { $0.hasPrefix("aaa1") })
+        let own = try #require(rows.first { $0.hasPrefix("aaa2") })
         let servers = try editor.servers()
         let sharedJSON = try #require(servers.first { $0["name"] as? String == "aaa1" })
         let ownJSON = try #require(servers.first { $0["name"] as? String == "aaa2" })
-        let markers = ["shared", "team", "teamRevision"]
-        withKnownIssue("""
-            Sources/CLI/ServerFormatting.swift: `servers list` (table and --json) shows nothing that tells a team's \
-            server from one's own (ServerJSON has no shared/team field; the table no marker column)
-            """) {
-            #expect(shared.replacingOccurrences(of: "aaa1", with: "aaa2") != own, "table rows: \(shared) | \(own)")
-            #expect(markers.contains { sharedJSON[$0] != nil && !(sharedJSON[$0] is NSNull) }, "\(sharedJSON)")
-        }
-        #expect(markers.allSatisfy { ownJSON[$0] == nil || ownJSON[$0] is NSNull || ownJSON[$0] as? Bool == false })
+        #expect(shared.replacingOccurrences(of: "aaa1", with: "aaa2") != own, "table rows: \(shared) | \(own)")
+        #expect(rows.first?.contains("TEAM") == true && shared.contains("shared"), "\(list.out)")
+        #expect(sharedJSON["shared"] as? Bool == true && (sharedJSON["team_revision"] as? Int ?? 0) > 0,
+                "\(sharedJSON)")
+        #expect(ownJSON["shared"] as? Bool == false && ownJSON["team_revision"] is NSNull, "\(ownJSON)")
     }
 
     @Test func twoEditorsDifferentFieldsBothKeptSameFieldAConflictNothingLost() throws {

@@ -32,7 +32,8 @@ import TestSupport
         try TeamFixture.bulkInsert(team, count: 10_000)
         #expect(try editor.sync().status == 0)
 
-        // The editor changes 100 servers (srv97, srv194, …) through essh (each pushed at once: ~/.pgpass) while the members sync.
+        // The editor changes 100 servers (srv97, srv194, …) through essh (each pushed at once: ~/.pgpass) while the
+        // members sync.
         let changed = (1...100).map { "srv\($0 * 97)" }
         let edits = Results()
         let editing = Thread {
