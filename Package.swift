@@ -15,8 +15,11 @@ let systemLibraries: [Target] = [
         name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
     .systemLibrary(
         name: "CNCursesW", path: "Sources/CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-    .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 ]
+
+// libpq's header (Debian's libpq-dev) and a loader that opens libpq.so.5 with dlopen when the team layer first needs
+// it, so no other essh run carries libpq's libraries (Sources/CLibPQ/include/CLibPQ.h says why). Only Team uses it.
+let libpqLoader: Target = .target(name: "CLibPQ", path: "Sources/CLibPQ")
 
 // SSH: sessions, channels, authentication, known_hosts. The only importer of libssh2.
 let sshTargets: [Target] = [
@@ -198,6 +201,7 @@ let vaultTargets: [Target] = [
 // connection (PGConnection), the team schema's migrations, the team database's operations (TeamDatabase) and the
 // sync of the member's SQLite cache (TeamSync). Used only by the CLI's team commands and the App's team worker.
 let teamTargets: [Target] = [
+    libpqLoader,
     .target(name: "Team", dependencies: ["CLibPQ", "Inventory", "Basics"]),
     // Against real PostgreSQL clusters (TestSupport's PostgresCluster); not in FAST_TESTS.
     .testTarget(name: "TeamTests", dependencies: ["Team", "Inventory", "Basics", "TestSupport"]),

@@ -138,7 +138,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             switch error.kind {
             case .connect, .connectionLost, .needsPassword, .authenticationFailed, .tls: self = .connection
             case .badURL, .noSchema, .schemaTooNew, .notInTeam, .notLinked: self = .badInput
-            case .permission, .statement: self = .failed
+            case .permission, .statement, .library: self = .failed
             case .cache: self = .database
             }
         case is FileSystemError:

@@ -22,12 +22,12 @@ public final class PGConnection {
 
     private init(_ connection: OpaquePointer) {
         self.connection = connection
-        user = String(cString: PQuser(connection))
-        database = String(cString: PQdb(connection))
-        usesTLS = PQsslInUse(connection) == 1
+        user = String(cString: essh_PQuser(connection))
+        database = String(cString: essh_PQdb(connection))
+        usesTLS = essh_PQsslInUse(connection) == 1
     }
 
-    deinit { PQfinish(connection) }
+    deinit { essh_PQfinish(connection) }
 
     /// Connects to `url` (a `postgres://` URL or a `key=value` string, as libpq takes it). The password, when one is
     /// given, goes to libpq as a parameter (never the environment or the URL); without one, libpq's own sources
@@ -55,18 +55,18 @@ public final class PGConnection {
                             bytes.withMemoryRebound(to: CChar.self) { chars in
                                 keywordList.insert(passwordKeyword, at: keywordList.count - 1)
                                 valueList.insert(chars.baseAddress, at: valueList.count - 1)
-                                return PQconnectdbParams(keywordList, valueList, 1)
+                                return essh_PQconnectdbParams(keywordList, valueList, 1)
                             }
                         }
                     }
                 }
-                return PQconnectdbParams(keywordList, valueList, 1)
+                return essh_PQconnectdbParams(keywordList, valueList, 1)
             }
         }
         guard let connection else { throw TeamError(.connect, "libpq could not allocate a connection") }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = PGConnection.trimmed(PQerrorMessage(connection))
-            PQfinish(connection)
+        guard essh_PQstatus(connection) == CONNECTION_OK else {
+            let message = PGConnection.trimmed(essh_PQerrorMessage(connection))
+            essh_PQfinish(connection)
             throw TeamError.connectFailure(message, target: options.display)
         }
         return PGConnection(connection)
@@ -76,16 +76,16 @@ public final class PGConnection {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(TeamError) -> PGRows {
         let result: OpaquePointer? = withOptionalCStrings(parameters) { pointers in
-            PQexecParams(connection, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            essh_PQexecParams(connection, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
         return try PGConnection.rows(of: result, connection: connection)
     }
 
     /// Runs several statements without parameters (a migration).
     public func executeScript(_ sql: String) throws(TeamError) {
-        let result = PQexec(connection, sql)
+        let result = essh_PQexec(connection, sql)
         _ = try PGConnection.rows(of: result, connection: connection)
-        while let more = PQgetResult(connection) { PQclear(more) }
+        while let more = essh_PQgetResult(connection) { essh_PQclear(more) }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -113,7 +113,7 @@ public final class PGConnection {
     public func waitForNotifications(timeout: Double, wake: Int32? = nil) throws(TeamError) -> [PGNotification] {
         var pending = drainNotifications()
         if !pending.isEmpty { return pending }
-        let socket = PQsocket(connection)
+        let socket = essh_PQsocket(connection)
         guard socket >= 0 else { throw TeamError(.connectionLost, "the connection to PostgreSQL is closed") }
         var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
         if let wake { descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
@@ -121,8 +121,8 @@ public final class PGConnection {
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if ready < 0 && errno != EINTR { throw TeamError(.connectionLost, "poll failed (errno \(errno))") }
         if descriptors[0].revents != 0 {
-            guard PQconsumeInput(connection) == 1 else {
-                throw TeamError(.connectionLost, PGConnection.trimmed(PQerrorMessage(connection)))
+            guard essh_PQconsumeInput(connection) == 1 else {
+                throw TeamError(.connectionLost, PGConnection.trimmed(essh_PQerrorMessage(connection)))
             }
             pending = drainNotifications()
         }
@@ -131,50 +131,50 @@ public final class PGConnection {
 
     private func drainNotifications() -> [PGNotification] {
         var notifications: [PGNotification] = []
-        while let notice = PQnotifies(connection) {
+        while let notice = essh_PQnotifies(connection) {
             notifications.append(PGNotification(channel: String(cString: notice.pointee.relname),
                                                 payload: String(cString: notice.pointee.extra)))
-            PQfreemem(notice)
+            essh_PQfreemem(notice)
         }
         return notifications
     }
 
     /// Whether the connection still works as far as libpq knows (it learns of a loss on the next use).
-    public var isOpen: Bool { PQstatus(connection) == CONNECTION_OK }
+    public var isOpen: Bool { essh_PQstatus(connection) == CONNECTION_OK }
 
     private static func rows(of result: OpaquePointer?, connection: OpaquePointer) throws(TeamError) -> PGRows {
         guard let result else {
-            throw TeamError(.connectionLost, trimmed(PQerrorMessage(connection)))
+            throw TeamError(.connectionLost, trimmed(essh_PQerrorMessage(connection)))
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { essh_PQclear(result) }
+        let status = essh_PQresultStatus(result)
         guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            let message = primary ?? trimmed(PQerrorMessage(connection))
-            if PQstatus(connection) != CONNECTION_OK {
+            let state = essh_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = essh_PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let message = primary ?? trimmed(essh_PQerrorMessage(connection))
+            if essh_PQstatus(connection) != CONNECTION_OK {
                 throw TeamError(.connectionLost, message)
             }
             throw TeamError.statementFailure(message, sqlState: state)
         }
-        let rowCount = Int(PQntuples(result))
-        let columnCount = Int(PQnfields(result))
-        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        let rowCount = Int(essh_PQntuples(result))
+        let columnCount = Int(essh_PQnfields(result))
+        let columns = (0..<columnCount).map { String(cString: essh_PQfname(result, Int32($0))) }
         var rows: [[String?]] = []
         rows.reserveCapacity(rowCount)
         for row in 0..<rowCount {
             var values: [String?] = []
             values.reserveCapacity(columnCount)
             for column in 0..<columnCount {
-                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                if essh_PQgetisnull(result, Int32(row), Int32(column)) == 1 {
                     values.append(nil)
                 } else {
-                    values.append(String(cString: PQgetvalue(result, Int32(row), Int32(column))))
+                    values.append(String(cString: essh_PQgetvalue(result, Int32(row), Int32(column))))
                 }
             }
             rows.append(values)
         }
-        let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let affected = Int(String(cString: essh_PQcmdTuples(result))) ?? 0
         return PGRows(columns: columns, rows: rows, affected: affected)
     }
 

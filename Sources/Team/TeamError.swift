@@ -1,4 +1,5 @@
 import Basics
+import CLibPQ
 
 /// Why a team operation failed, as a sentence (the one error type of the Team module, libpq's failures included);
 /// the local inventory is never changed by a failed one.
@@ -21,6 +22,8 @@ public struct TeamError: UserFacingError, Sendable, Equatable {
         case connectionLost = "connection-lost"
         case statement
         case cache
+        /// PostgreSQL's client library (libpq.so.5) cannot be loaded.
+        case library
     }
 
     public let kind: Kind
@@ -32,6 +35,11 @@ public struct TeamError: UserFacingError, Sendable, Equatable {
         self.kind = kind
         self.message = message
         self.sqlState = sqlState
+    }
+
+    /// Opens libpq, once per process (essh does not link it: CLibPQ.h says why).
+    static func loadLibrary() throws(TeamError) {
+        if let failure = essh_pq_load() { throw TeamError(.library, String(cString: failure)) }
     }
 
     /// Whether the server could not be reached or went away: an offline moment, not a refusal.

@@ -14,15 +14,16 @@ public struct TeamURL: Sendable, Equatable {
         guard !trimmed.isEmpty else {
             throw TeamError(.badURL, "No team database was given: pass a URL such as postgres://USER@HOST/DATABASE.")
         }
+        try TeamError.loadLibrary()
         var error: UnsafeMutablePointer<CChar>?
-        guard let parsed = PQconninfoParse(trimmed, &error) else {
+        guard let parsed = essh_PQconninfoParse(trimmed, &error) else {
             let reason = error.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
                 ?? "libpq cannot read it"
-            if let error { PQfreemem(error) }
+            if let error { essh_PQfreemem(error) }
             throw TeamError(.badURL, "The team database URL \(TeamURL.quoted(trimmed)) cannot be read: \(reason). "
                 + "Write it as postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full].")
         }
-        defer { PQconninfoFree(parsed) }
+        defer { essh_PQconninfoFree(parsed) }
         var options: [String: String] = [:]
         var option = parsed
         while let keyword = option.pointee.keyword {
