@@ -182,6 +182,16 @@ START_BODY=$(python3 bench/team-bench.py start "$ESSH" "$WORK/local.db" "$WORK/t
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- the result ---
+cells() {  # "N | median | max" of the table row of $1 that contains $2
+    python3 -c 'import sys
+for line in sys.argv[1].splitlines():
+    if sys.argv[2] in line and line.startswith("|"):
+        c = [x.strip() for x in line.strip("|").split("|")]
+        print(f"{c[1]} | {c[2]} | {c[-1]}")
+        break
+else:
+    raise SystemExit("bench-team: no row " + sys.argv[2])' "$1" "$2"
+}
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
 verdict() { python3 -c "print('**pass**' if $1 <= $2 else '**FAIL**')"; }
 IFS='|' read -r A_MED A_MIN A_MAX A_MEAN A_N <<<"${FIRST[0]}"
@@ -252,6 +262,15 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo "- what essh says (a sync with nothing new, then one after the toggle): \`$(echo "$SAY_TEN" | tr '\n' ' ' | sed 's/ *$//')\`"
     echo
     echo "## (c) A change seen by another member"
+    echo
+    echo "| path (editor's UPDATE sent to …) | N | median | max | run |"
+    echo "| --- | --- | --- | --- | --- |"
+    echo "| live: … the first frame of the member's interface showing it (**the issue's figure**) | $(cells "$LIVE_BODY" 'live path') | this run |"
+    echo "| CLI: … \`essh team sync\` done after the notification | $(cells "$SEEN_BODY" '(CLI path)') | this run |"
+    echo "| CLI: the same | 100 | 54.84 ms | 178.32 ms | team-2026-11-24.md (no team worker then) |"
+    echo "| CLI: the same | 100 | 45.16 ms | 78.71 ms | team-2026-11-24b.md (no team worker then) |"
+    echo
+    echo "- budget ≤ 1 s (median over $LIVE, live path): $(verdict "$(cells "$LIVE_BODY" 'live path' | cut -d'|' -f2 | tr -dc '0-9.')" 1000)"
     echo
     echo "### Live path: the member's interface"
     echo

@@ -209,7 +209,8 @@ def live(essh, member_db, work, editor_info, member_info, n):
     it is polled without pause from the commit on; the frame is the first one drawn after the start of the last
     capture that did not show the name (a frame drawn before a capture began that did not show the name did not
     carry it), or, when every frame in the window was drawn before that capture began (tmux had not yet read the
-    bytes), the last frame before the capture that showed it (an upper bound). The peers interleaved sample by
+    bytes) or the first capture already showed it, the last frame up to SLACK after the capture that showed it (an
+    upper bound). The peers interleaved sample by
     sample on two connections of the bench's own: the raw pg_notify round trip, and the member's connection
     notified of the UPDATE itself (the moment the interface's worker can start its sync)."""
     import re
@@ -245,7 +246,8 @@ def live(essh, member_db, work, editor_info, member_info, n):
             time.sleep(0.05)
         raise SystemExit(f"team-bench: {name} never shown; screen:\n" + tmux("capture-pane", "-p", "-t", "bench"))
 
-    raw, notified, commit_ack, seen_ms, polls, windows = [], [], [], [], [], []
+    raw, notified, commit_ack, seen_ms, first_ms, polls, windows = [], [], [], [], [], [], []
+    first_cells, name_cells = [], []
     fallbacks = 0
     tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", "bench", command)
     try:
@@ -290,16 +292,25 @@ def live(essh, member_db, work, editor_info, member_info, n):
                 last_miss = c0
                 if time.monotonic() > end:
                     raise SystemExit(f"team-bench: {new} not shown within 10 s; screen:\n{text}")
-            window = [ts for ts, _, _ in frames(trace)[before:] if t0 < ts <= c1]
-            if not window:
-                raise SystemExit(f"team-bench: {new} shown without a frame traced after the commit")
-            after_miss = [ts for ts in window if last_miss is None or ts > last_miss]
+            # essh stamps a frame right after handing it to the terminal: tmux may answer a capture before the
+            # stamp is taken, so the window reaches SLACK past the end of the capture that showed the name.
+            time.sleep(SLACK / 1e9)
+            window = [(ts, cells) for ts, cells, _ in frames(trace)[before:] if t0 < ts <= c1 + SLACK]
+            after_miss = [ts for ts, _ in window if last_miss is not None and ts > last_miss]
             if after_miss:
                 frame = after_miss[0]
-            else:
-                frame = window[-1]
+            elif window:
+                frame = window[-1][0]
                 fallbacks += 1
+            else:
+                raise SystemExit(f"team-bench: {new} shown without a frame traced after the commit")
+            log(f"team-bench live {i}: window " + ", ".join(f"{(ts - t0) / 1e6:.1f} ms/{cells}" for ts, cells in window)
+                + f"; last miss {(last_miss - t0) / 1e6 if last_miss else float('nan'):.1f} ms, shown by the capture"
+                f" ending {(c1 - t0) / 1e6:.1f} ms; taken {(frame - t0) / 1e6:.1f} ms")
             seen_ms.append((frame - t0) / 1e6)
+            first_ms.append((window[0][0] - t0) / 1e6)
+            first_cells.append(window[0][1])
+            name_cells.append(dict(window)[frame])
             commit_ack.append((t_commit - t0) / 1e6)
             notified.append((t_note - t0) / 1e6)
             polls.append(count)
@@ -325,6 +336,7 @@ def live(essh, member_db, work, editor_info, member_info, n):
 
     out += [
         row90("… the first frame of the member's interface showing it (**live path, the issue's figure**)", seen_ms),
+        row90("… the interface's first frame after it (any change; the name is in it or in a later one)", first_ms),
         row90("… the editor's commit acknowledged", commit_ack),
         row90("… a member connection notified (essh_changes: UPDATE + trigger + commit)", notified),
         row90("peer: raw `pg_notify` round trip between the same two connections", raw),
@@ -333,6 +345,9 @@ def live(essh, member_db, work, editor_info, member_info, n):
         f"UPDATE: {med(seen_ms) / med(notified):.1f}×",
         f"- budget ≤ 1 s (median over {n}): {'**pass**' if med(seen_ms) <= 1000 else '**FAIL**'} "
         f"(median {med(seen_ms):.1f} ms, p90 {percentile(seen_ms, 0.9):.1f} ms, max {max(seen_ms):.1f} ms)",
+        f"- cells changed (the trace's second field): the first frame after the UPDATE median {med(first_cells):.0f} "
+        f"(max {max(first_cells)}), the frame showing the name median {med(name_cells):.0f} (max {max(name_cells)}; "
+        f"a rename to a name of the same width changes one cell, the first sample's widens the name column)",
         f"- frames traced between the UPDATE and the capture that showed the name: median {med(windows):.0f}, "
         f"max {max(windows)}; capture-pane polls per sample: median {med(polls):.0f}, max {max(polls)}; samples "
         f"where every frame in the window predated the last capture without the name (the last frame taken, an "
@@ -348,6 +363,7 @@ def live(essh, member_db, work, editor_info, member_info, n):
 # --- start --------------------------------------------------------------------------------------------------
 
 WIDTH, HEIGHT = 120, 35
+SLACK = 20_000_000  # ns: see live()
 
 
 def frames(trace):
