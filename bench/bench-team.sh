@@ -7,7 +7,10 @@
 #   (a) first sync of 10,000 shared servers (`essh team join URL` into a new member database)
 #       peer: the same rows moved by `psql \copy … TO STDOUT | sqlite3 .import`
 #   (b) an incremental `essh team sync` bringing 10 changes; peer: the rows after the peer's revision, psql | sqlite3
-#   (c) a change seen by another member (bench/team-bench.py seen); peers: raw pg_notify round trip, psql | sqlite3
+#   (c) a change seen by another member, live path (bench/team-bench.py live): the member's interface in tmux with
+#       its team worker, an editor's rename to the first frame showing it; peers: raw pg_notify round trip, the
+#       notification of the UPDATE. CLI path (bench/team-bench.py seen): notified, then `essh team sync`; peer:
+#       psql | sqlite3
 #   (d) start of the interface to first frame with the 10,000-server team cache; peer: 10,000 local servers
 # The test sshd is not needed. Writes bench/results/team-$BENCH_DATE$BENCH_SUFFIX.md.
 set -euo pipefail
@@ -17,6 +20,7 @@ ESSH=${ESSH:-$PWD/.build/release/essh}
 RUNS=${TEAM_BENCH_RUNS:-10}
 SEEN=${TEAM_BENCH_SEEN:-100}
 STARTS=${TEAM_BENCH_STARTS:-20}
+LIVE=${TEAM_BENCH_LIVE:-100}
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 for tool in hyperfine psql sqlite3 python3 tmux setpriv; do
     command -v "$tool" >/dev/null || { echo "bench-team: $tool is missing; run make bench-deps" >&2; exit 1; }
@@ -153,6 +157,11 @@ LOAD_C=$(cut -d' ' -f1-3 /proc/loadavg)
 SEEN_CMD="python3 bench/team-bench.py seen $ESSH $MEMBER $PEER 'host=127.0.0.1 port=$PORT dbname=team user=ana' 'host=127.0.0.1 port=$PORT dbname=team user=bob' $WORK/peer-sync.sh $SEEN"
 SEEN_BODY=$(python3 bench/team-bench.py seen "$ESSH" "$MEMBER" "$PEER" "host=127.0.0.1 port=$PORT dbname=team user=ana" \
     "host=127.0.0.1 port=$PORT dbname=team user=bob" "$WORK/peer-sync.sh" "$SEEN")
+# The live path: the member's interface on the same database (after the CLI path: they would share the cache).
+LOAD_CL=$(cut -d' ' -f1-3 /proc/loadavg)
+LIVE_CMD="python3 bench/team-bench.py live $ESSH $MEMBER $WORK 'host=127.0.0.1 port=$PORT dbname=team user=ana' 'host=127.0.0.1 port=$PORT dbname=team user=bob' $LIVE"
+LIVE_BODY=$(python3 bench/team-bench.py live "$ESSH" "$MEMBER" "$WORK" "host=127.0.0.1 port=$PORT dbname=team user=ana" \
+    "host=127.0.0.1 port=$PORT dbname=team user=bob" "$LIVE")
 
 # --- (d) start of the interface: the team cache after (a) vs 10,000 local servers ---
 python3 - "$WORK/ssh_config" <<'PY'
@@ -173,6 +182,16 @@ START_BODY=$(python3 bench/team-bench.py start "$ESSH" "$WORK/local.db" "$WORK/t
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- the result ---
+cells() {  # "N | median | max" of the table row of $1 that contains $2
+    python3 -c 'import sys
+for line in sys.argv[1].splitlines():
+    if sys.argv[2] in line and line.startswith("|"):
+        c = [x.strip() for x in line.strip("|").split("|")]
+        print(f"{c[1]} | {c[2]} | {c[-1]}")
+        break
+else:
+    raise SystemExit("bench-team: no row " + sys.argv[2])' "$1" "$2"
+}
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
 verdict() { python3 -c "print('**pass**' if $1 <= $2 else '**FAIL**')"; }
 IFS='|' read -r A_MED A_MIN A_MAX A_MEAN A_N <<<"${FIRST[0]}"
@@ -187,7 +206,7 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo
     ESSH=$ESSH bash bench/machine.sh
     echo "- PostgreSQL: $("$PGBIN/postgres" --version); libpq $(pkg-config --modversion libpq 2>/dev/null || echo '?'); $(psql --version); sqlite3 $(sqlite3 --version | cut -d' ' -f1); $(hyperfine --version)"
-    echo "- load average (1, 5, 15 min) before the setup: $LOAD_BEFORE; before (a) $LOAD_A; (b) $LOAD_B; (c) $LOAD_C; (d) $LOAD_D; after the last measurement: $LOAD_AFTER"
+    echo "- load average (1, 5, 15 min) before the setup: $LOAD_BEFORE; before (a) $LOAD_A; (b) $LOAD_B; (c) CLI path $LOAD_C, live path $LOAD_CL; (d) $LOAD_D; after the last measurement: $LOAD_AFTER"
     echo
     echo "Cluster: Debian's PostgreSQL, initdb as the postgres user in /run/essh-bench-… (on disk, not tmpfs; the"
     echo "default settings: fsync and synchronous_commit on), 127.0.0.1 only, scram-sha-256 over TCP: every essh,"
@@ -244,13 +263,45 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo
     echo "## (c) A change seen by another member"
     echo
-    echo "The interface has no team worker in this tree (no App/Workers/TeamWorker.swift), so the live path is"
-    echo "measured as its parts: a member's own libpq connection (Python ctypes on libpq.so.5, the library essh"
-    echo "links) LISTENs on essh_changes; the editor's libpq connection commits an UPDATE of one shared server"
-    echo "(the trigger stamps it and notifies); on the notification the member runs \`essh team sync --json\` and"
-    echo "the time runs until it exits (checked every sample: it reports exactly that server changed). A worker that"
-    echo "keeps its connection would save the process start and the scram login (see (b)'s \"nothing new\" row), so"
-    echo "the essh figure is an upper bound. The three kinds of sample alternate, $SEEN each."
+    echo "| path (editor's UPDATE sent to …) | N | median | max | run |"
+    echo "| --- | --- | --- | --- | --- |"
+    echo "| live: … the first frame of the member's interface showing it (**the issue's figure**) | $(cells "$LIVE_BODY" 'live path') | this run |"
+    echo "| CLI: … \`essh team sync\` done after the notification | $(cells "$SEEN_BODY" '(CLI path)') | this run |"
+    echo "| CLI: the same | 100 | 54.84 ms | 178.32 ms | team-2026-11-24.md (no team worker then) |"
+    echo "| CLI: the same | 100 | 45.16 ms | 78.71 ms | team-2026-11-24b.md (no team worker then) |"
+    echo
+    echo "- budget ≤ 1 s (median over $LIVE, live path): $(verdict "$(cells "$LIVE_BODY" 'live path' | cut -d'|' -f2 | tr -dc '0-9.')" 1000)"
+    echo
+    echo "### Live path: the member's interface"
+    echo
+    echo "The member bob's interface (the release binary, tmux 120x35, \`ESSH_FRAME_TRACE\` as bench/tui-bench.py"
+    echo "reads it) runs on the member database used by (a)-(c), joined to the team; its team worker"
+    echo "(App/Workers/TeamWorker.swift) keeps one libpq connection, LISTENs on essh_changes, syncs on a"
+    echo "notification and posts a message; the Servers screen reloads in place. Once the start's work is done (no"
+    echo "frame for 3 s), $LIVE samples: the editor ana's libpq connection (Python ctypes on libpq.so.5) renames"
+    echo "host-00003, the third row on screen (found by uid; a new name host-00003-NNN each time, which keeps the"
+    echo "row in place), autocommit. The time runs from just before the UPDATE is sent to the trace's stamp of the"
+    echo "first frame that shows the new name (taken by essh right after the frame was handed to the terminal, on"
+    echo "the clock Python's monotonic_ns reads). capture-pane, polled without pause from the commit on, says which"
+    echo "frame that is: the first one drawn after the start of the last capture that did not show the name; if all"
+    echo "frames in the window were drawn before it (tmux had not read them yet), or the first capture showed it"
+    echo "already, the last frame up to 20 ms after the capture that showed it (an upper bound; counted below; the"
+    echo "20 ms because essh stamps a frame just after writing it). Each sample also checks that the old name is"
+    echo "gone. Below the table: what happens in between, read from the trace's cells-changed field. The"
+    echo "peers alternate with the samples on two connections of the bench's own (ana's and bob's): the raw"
+    echo "\`pg_notify\` round trip, and bob's connection notified of the same UPDATE (when the interface's worker"
+    echo "can begin its sync). Command: \`$LIVE_CMD\`"
+    echo
+    echo "$LIVE_BODY"
+    echo
+    echo "### CLI path (the earlier measurement, kept)"
+    echo
+    echo "Measured before the interface had a team worker, and run again here: a member's own libpq connection"
+    echo "LISTENs on essh_changes; the editor's libpq connection commits an UPDATE of one shared server (the"
+    echo "trigger stamps it and notifies); on the notification the member runs \`essh team sync --json\` and"
+    echo "the time runs until it exits (checked every sample: it reports exactly that server changed): process"
+    echo "start and a scram login each time, which the worker's kept connection does not pay. The three kinds of"
+    echo "sample alternate, $SEEN each."
     echo
     echo "$SEEN_BODY"
     echo
@@ -274,6 +325,7 @@ OUT=bench/results/team-$BENCH_DATE${BENCH_SUFFIX:-}.md
     echo "# $WORK/peer-sync.sh:"
     cat "$WORK/peer-sync.sh"
     echo "$SEEN_CMD"
+    echo "$LIVE_CMD"
     echo "$IMPORT"
     echo "$START_CMD"
     echo '```'

@@ -3,6 +3,7 @@
 
 Usage:
   team-bench.py seen  ESSH MEMBER_DB PEER_DB CONNINFO_EDITOR CONNINFO_MEMBER PSQL_FETCH N
+  team-bench.py live  ESSH MEMBER_DB WORKDIR CONNINFO_EDITOR CONNINFO_MEMBER N
   team-bench.py start ESSH LOCAL_DB TEAM_DB WORKDIR N
 
 seen: a change seen by another member. An editor's libpq connection commits an UPDATE of one shared server (autocommit,
@@ -13,6 +14,8 @@ seen: a change seen by another member. An editor's libpq connection commits an U
   raw = `SELECT pg_notify(...)` on the editor's connection to the member's connection reading it (no table, no trigger);
   psql = the same notification, then PSQL_FETCH (a shell pipeline: psql \\copy of the rows after the peer's revision
   into sqlite3) instead of essh. Both connections are libpq 5 through ctypes: the same library essh links.
+live: a change seen by another member on the live path: the member's interface in tmux, its team worker, the first
+  frame showing an editor's rename (see live()).
 start: start of the interface to first frame, ESSH_FRAME_TRACE as bench/tui-bench.py does it (tmux 120x35, exec of
   essh to the first frame, and to the first frame with the list loaded), alternating the two databases start by start.
 """
@@ -59,6 +62,9 @@ pq.PQerrorMessage.argtypes = [ctypes.c_void_p]
 pq.PQexec.restype = ctypes.c_void_p
 pq.PQexec.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
 pq.PQresultStatus.argtypes = [ctypes.c_void_p]
+pq.PQntuples.argtypes = [ctypes.c_void_p]
+pq.PQgetvalue.restype = ctypes.c_char_p
+pq.PQgetvalue.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
 pq.PQcmdTuples.restype = ctypes.c_char_p
 pq.PQcmdTuples.argtypes = [ctypes.c_void_p]
 pq.PQclear.argtypes = [ctypes.c_void_p]
@@ -85,6 +91,17 @@ class Connection:
         if status not in (PGRES_COMMAND_OK, PGRES_TUPLES_OK):
             raise SystemExit(f"team-bench: {sql!r} failed: {pq.PQerrorMessage(self.conn).decode()}")
         return rows
+
+    def value(self, sql):
+        """The first column of the one row `sql` returns."""
+        result = pq.PQexec(self.conn, sql.encode())
+        status = pq.PQresultStatus(result)
+        ok = status == PGRES_TUPLES_OK and pq.PQntuples(result) == 1
+        got = pq.PQgetvalue(result, 0, 0).decode() if ok else None
+        pq.PQclear(result)
+        if not ok:
+            raise SystemExit(f"team-bench: {sql!r} did not return one row: {pq.PQerrorMessage(self.conn).decode()}")
+        return got
 
     def drain(self):
         """Reads what arrived; returns the channels of the notifications."""
@@ -161,22 +178,192 @@ def seen(essh, member_db, peer_db, editor_info, member_info, psql_fetch, n):
         "| measure (one change, editor's commit to …) | N | median | min | p95 | max |",
         "| --- | --- | --- | --- | --- | --- |",
         row("… the member's connection notified (essh_changes, UPDATE + trigger)", notified),
-        row("… `essh team sync` done on the member's cache (**the issue's figure**)", synced),
+        row("… `essh team sync` done on the member's cache (CLI path)", synced),
         row("peer: raw `pg_notify` round trip between the same two connections", raw),
         row("peer: notified, then `psql \\copy` of the new rows `\\| sqlite3`", psql_seen),
         "",
         f"- ratios of medians: essh seen / raw notify = {med(synced) / med(raw):.0f}×; essh seen / psql+sqlite3 "
         f"peer = {med(synced) / med(psql_seen):.2f}×; notification of a committed UPDATE / raw notify = "
         f"{med(notified) / med(raw):.1f}×",
-        f"- budget ≤ 1 s (median over {n}): {'**pass**' if med(synced) <= 1000 else '**FAIL**'} "
+        f"- CLI path within the budget ≤ 1 s (median over {n}): {'yes' if med(synced) <= 1000 else 'no'} "
         f"({med(synced):.1f} ms)",
     ]
+    print("\n".join(out))
+
+
+# --- live ---------------------------------------------------------------------------------------------------
+
+def percentile(values, q):
+    """The nearest-rank q-th percentile (q in 0…1)."""
+    ordered = sorted(values)
+    return ordered[max(0, int(round(q * len(ordered))) - 1)]
+
+
+def live(essh, member_db, work, editor_info, member_info, n):
+    """A change seen by another member on the live path: the member's interface (the release binary in tmux
+    120x35, ESSH_FRAME_TRACE on, its team worker LISTENing on essh_changes) on MEMBER_DB, already joined to the team.
+    Per sample the editor's libpq connection renames one shared server shown on the Servers screen (host-00003,
+    found by uid, to host-00003-NNN, a new name each time; the list's order keeps it in the same row), and the time
+    runs from just before the UPDATE is sent to the first frame (the trace's CLOCK_MONOTONIC stamp, taken right
+    after the frame was handed to the terminal) that shows the new name. Which frame that is, capture-pane decides:
+    it is polled without pause from the commit on; the frame is the first one drawn after the start of the last
+    capture that did not show the name (a frame drawn before a capture began that did not show the name did not
+    carry it), or, when every frame in the window was drawn before that capture began (tmux had not yet read the
+    bytes) or the first capture already showed it, the last frame up to SLACK after the capture that showed it (an
+    upper bound). The peers interleaved sample by
+    sample on two connections of the bench's own: the raw pg_notify round trip, and the member's connection
+    notified of the UPDATE itself (the moment the interface's worker can start its sync)."""
+    import re
+    editor, member = Connection(editor_info), Connection(member_info)
+    member.exec("LISTEN essh_changes")
+    member.exec("LISTEN essh_bench_raw")
+    target = "host-00003"
+    uid = editor.value(f"SELECT uid FROM essh.servers WHERE name = '{target}' AND NOT deleted")
+    socket = f"essh-team-live-{os.getpid()}"
+    conf = os.path.join(work, "tmux-live.conf")
+    with open(conf, "w") as f:
+        f.write("set -g history-limit 0\nset -g escape-time 0\nset -g status off\n")
+    trace = os.path.join(work, "live.trace")
+    command = (f"env ESSH_DB={member_db} ESSH_FRAME_TRACE={trace} LANG=C.UTF-8 TERM=tmux-256color {essh}")
+    tmux_argv = ["tmux", "-u", "-L", socket, "-f", conf]
+    commands = [" ".join(tmux_argv + ["new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", "bench",
+                                       f"'{command}'"])]
+
+    def tmux(*args):
+        r = subprocess.run(tmux_argv + list(args), capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"team-bench: tmux {' '.join(args)} failed: {r.stderr.strip()}")
+        return r.stdout
+
+    def shows(name, text):
+        return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+    def wait_shown(name, timeout=20.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if shows(name, tmux("capture-pane", "-p", "-t", "bench")):
+                return
+            time.sleep(0.05)
+        raise SystemExit(f"team-bench: {name} never shown; screen:\n" + tmux("capture-pane", "-p", "-t", "bench"))
+
+    raw, notified, commit_ack, seen_ms, first_ms, polls, windows = [], [], [], [], [], [], []
+    first_cells, name_cells = [], []
+    fallbacks = 0
+    tmux("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", "bench", command)
+    try:
+        wait_shown(target, 60)
+        # The start's checks of every server and the worker's first sync: wait until no frame came for 3 s (or 60 s).
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            f = frames(trace)
+            if f and time.monotonic_ns() - f[-1][0] > 3e9:
+                break
+            time.sleep(0.1)
+        if "team" not in tmux("capture-pane", "-p", "-t", "bench").lower():
+            raise SystemExit("team-bench: the Servers screen shows no team line")
+        first_screen = tmux("capture-pane", "-p", "-t", "bench")
+        shown = target
+        for i in range(n):
+            # 1. raw pg_notify round trip between the bench's two connections
+            member.drain()
+            t0 = time.monotonic_ns()
+            editor.exec("SELECT pg_notify('essh_bench_raw', 'x')")
+            raw.append((member.wait("essh_bench_raw") - t0) / 1e6)
+            # 2. the editor renames the shared server; the interface shows it
+            member.drain()
+            new = f"{target}-{i:03d}"
+            before = len(frames(trace))
+            t0 = time.monotonic_ns()
+            if editor.exec(f"UPDATE essh.servers SET name = '{new}' WHERE uid = '{uid}' AND NOT deleted") != "1":
+                raise SystemExit(f"team-bench: {target} ({uid}) is not in the team database")
+            t_commit = time.monotonic_ns()
+            t_note = member.wait("essh_changes")
+            last_miss, count = None, 0
+            end = time.monotonic() + 10
+            while True:
+                c0 = time.monotonic_ns()
+                text = tmux("capture-pane", "-p", "-t", "bench")
+                c1 = time.monotonic_ns()
+                count += 1
+                if shows(new, text):
+                    if shows(shown, text):
+                        raise SystemExit(f"team-bench: both {shown} and {new} on screen")
+                    break
+                last_miss = c0
+                if time.monotonic() > end:
+                    raise SystemExit(f"team-bench: {new} not shown within 10 s; screen:\n{text}")
+            # essh stamps a frame right after handing it to the terminal: tmux may answer a capture before the
+            # stamp is taken, so the window reaches SLACK past the end of the capture that showed the name.
+            time.sleep(SLACK / 1e9)
+            window = [(ts, cells) for ts, cells, _ in frames(trace)[before:] if t0 < ts <= c1 + SLACK]
+            after_miss = [ts for ts, _ in window if last_miss is not None and ts > last_miss]
+            if after_miss:
+                frame = after_miss[0]
+            elif window:
+                frame = window[-1][0]
+                fallbacks += 1
+            else:
+                raise SystemExit(f"team-bench: {new} shown without a frame traced after the commit")
+            log(f"team-bench live {i}: window " + ", ".join(f"{(ts - t0) / 1e6:.1f} ms/{cells}" for ts, cells in window)
+                + f"; last miss {(last_miss - t0) / 1e6 if last_miss else float('nan'):.1f} ms, shown by the capture"
+                f" ending {(c1 - t0) / 1e6:.1f} ms; taken {(frame - t0) / 1e6:.1f} ms")
+            seen_ms.append((frame - t0) / 1e6)
+            first_ms.append((window[0][0] - t0) / 1e6)
+            first_cells.append(window[0][1])
+            name_cells.append(dict(window)[frame])
+            commit_ack.append((t_commit - t0) / 1e6)
+            notified.append((t_note - t0) / 1e6)
+            polls.append(count)
+            windows.append(len(window))
+            shown = new
+            if i % 10 == 9:
+                log(f"team-bench live: {i + 1}/{n}, median so far {statistics.median(seen_ms):.1f} ms")
+        last_screen = tmux("capture-pane", "-p", "-t", "bench")
+        editor.exec(f"UPDATE essh.servers SET name = '{target}' WHERE uid = '{uid}'")
+        wait_shown(target)
+    finally:
+        subprocess.run(tmux_argv + ["kill-server"], capture_output=True)
+    med = statistics.median
+    rows_near = [line.rstrip() for line in last_screen.splitlines() if shows(shown, line)]
+    out = [
+        "| measure (one change, editor's UPDATE sent to …) | N | median | min | p90 | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def row90(name, values):
+        return (f"| {name} | {len(values)} | {med(values):.2f} ms | {min(values):.2f} ms | "
+                f"{percentile(values, 0.9):.2f} ms | {max(values):.2f} ms |")
+
+    out += [
+        row90("… the first frame of the member's interface showing it (**live path, the issue's figure**)", seen_ms),
+        row90("… the interface's first frame after it (any change; the name is in it or in a later one)", first_ms),
+        row90("… the editor's commit acknowledged", commit_ack),
+        row90("… a member connection notified (essh_changes: UPDATE + trigger + commit)", notified),
+        row90("peer: raw `pg_notify` round trip between the same two connections", raw),
+        "",
+        f"- ratio of medians, live path / raw notify: {med(seen_ms) / med(raw):.0f}×; live path / notified of the "
+        f"UPDATE: {med(seen_ms) / med(notified):.1f}×",
+        f"- budget ≤ 1 s (median over {n}): {'**pass**' if med(seen_ms) <= 1000 else '**FAIL**'} "
+        f"(median {med(seen_ms):.1f} ms, p90 {percentile(seen_ms, 0.9):.1f} ms, max {max(seen_ms):.1f} ms)",
+        f"- cells changed (the trace's second field): the first frame after the UPDATE median {med(first_cells):.0f} "
+        f"(max {max(first_cells)}), the frame showing the name median {med(name_cells):.0f} (max {max(name_cells)}; "
+        f"a rename to a name of the same width changes one cell, the first sample's widens the name column)",
+        f"- frames traced between the UPDATE and the capture that showed the name: median {med(windows):.0f}, "
+        f"max {max(windows)}; capture-pane polls per sample: median {med(polls):.0f}, max {max(polls)}; samples "
+        f"where every frame in the window predated the last capture without the name (the last frame taken, an "
+        f"upper bound): {fallbacks}",
+        f"- the renamed row as the last capture shows it: `{' / '.join(rows_near) or '?'}`",
+        "",
+        "The interface's command (tmux 120x35) and its Servers screen before the first sample:",
+        "```",
+    ] + commands + ["```", "```"] + [line.rstrip() for line in first_screen.splitlines()] + ["```"]
     print("\n".join(out))
 
 
 # --- start --------------------------------------------------------------------------------------------------
 
 WIDTH, HEIGHT = 120, 35
+SLACK = 20_000_000  # ns: see live()
 
 
 def frames(trace):
@@ -278,6 +465,8 @@ def start_times(essh, local_db, team_db, work, n):
 if __name__ == "__main__":
     if len(sys.argv) == 9 and sys.argv[1] == "seen":
         seen(*sys.argv[2:8], int(sys.argv[8]))
+    elif len(sys.argv) == 8 and sys.argv[1] == "live":
+        live(*sys.argv[2:7], int(sys.argv[7]))
     elif len(sys.argv) == 7 and sys.argv[1] == "start":
         start_times(*sys.argv[2:6], int(sys.argv[6]))
     else:
