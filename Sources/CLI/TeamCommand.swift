@@ -358,6 +358,8 @@ struct TeamCommand: ParsableCommand {
             @Flag(help: "Keep the team's value.")
             var theirs = false
             @OptionGroup var database: DatabaseOptions
+            @Flag(help: "Print JSON: the conflicts settled.")
+            var json = false
 
             func validate() throws {
                 if mine == theirs { throw ValidationError("Give --mine or --theirs.") }
@@ -379,6 +381,10 @@ struct TeamCommand: ParsableCommand {
                 }
                 for conflict in matching {
                     try inventory.resolveTeamConflict(uid: conflict.uid, field: conflict.field, keepMine: mine)
+                }
+                if json {
+                    struct Result: Encodable { var kept: String; var resolved: [TeamConflict] }
+                    return try TeamCommand.printJSON(Result(kept: mine ? "mine" : "theirs", resolved: matching))
                 }
                 TerminalOutput.line(mine
                     ? "Kept your value\(matching.count == 1 ? "" : "s"); `essh team sync` pushes it."
@@ -460,8 +466,13 @@ struct TeamCommand: ParsableCommand {
             let saved = try inventory.server(named: name)
             let (_, team) = try server.openLinked(inventory)
             let count = try team.unpin(host: saved.host, port: saved.port)
-            _ = try TeamSync.run(team, inventory: inventory)
-            TerminalOutput.line(count == 0 ? "\(name) had no pinned key." : "Removed \(count) pin(s) of \(name).")
+            let report = try TeamSync.run(team, inventory: inventory)
+            if server.json {
+                struct Result: Encodable { var server: String; var removed: Int; var sync: SyncJSON }
+                return try TeamCommand.printJSON(Result(server: name, removed: count, sync: SyncJSON(report)))
+            }
+            TerminalOutput.line(count == 0 ? "\(name) had no pinned key."
+                : "Removed " + CountText.text(count, "pin") + " of \(name).")
         }
     }
 
@@ -471,6 +482,8 @@ struct TeamCommand: ParsableCommand {
         @Argument(help: "on or off.")
         var state: String
         @OptionGroup var database: DatabaseOptions
+        @Flag(help: "Print JSON.")
+        var json = false
 
         func validate() throws {
             if state != "on" && state != "off" { throw ValidationError("Say on or off.") }
@@ -481,6 +494,10 @@ struct TeamCommand: ParsableCommand {
             var link = try TeamCommand.link(inventory)
             link.publishChecks = state == "on"
             try inventory.saveTeamLink(link)
+            if json {
+                struct Result: Encodable { var publishChecks: Bool }
+                return try TeamCommand.printJSON(Result(publishChecks: link.publishChecks))
+            }
             TerminalOutput.line(link.publishChecks
                 ? "Your check results of shared servers will be published at each sync."
                 : "Your check results stay on this machine.")
@@ -493,6 +510,8 @@ struct TeamCommand: ParsableCommand {
         @Flag(help: "Keep the team's servers as your own copies.")
         var keep = false
         @OptionGroup var database: DatabaseOptions
+        @Flag(help: "Print JSON.")
+        var json = false
 
         func run() throws {
             let inventory = try database.open()
@@ -503,6 +522,11 @@ struct TeamCommand: ParsableCommand {
                     + "with the team's servers (use --keep to keep the servers as your own).\n")
             }
             let count = try inventory.leaveTeam(keepCopies: keep)
+            if json {
+                struct Result: Encodable { var url: String; var kept: Bool; var servers, droppedEdits: Int }
+                return try TeamCommand.printJSON(Result(url: link.url, kept: keep, servers: count,
+                                                        droppedEdits: keep ? 0 : counts.outbox))
+            }
             TerminalOutput.line("Left \((try? TeamURL(link.url).display) ?? link.url): "
                 + (keep ? CountText.text(count, "server") + (count == 1 ? " is" : " are") + " now your own."
                     : CountText.text(count, "shared server") + " removed from your list."))

@@ -356,6 +356,22 @@ enum TeamFixture {
         #expect(try team.sql("SELECT port FROM essh.servers WHERE name = 'web1'") == "22")
     }
 
+    /// `--json` everywhere: the commands that change only the local link say what they did as JSON too.
+    @Test func publishAndLeaveSpeakJSON() throws {
+        let team = try TeamFixture.makeTeam()
+        let member = try Home(team, team.member)
+        defer { member.cleanup() }
+        try member.join(team)
+        var r = try member.essh(["team", "publish", "on", "--json"])
+        var object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(r.status == 0 && object?["publishChecks"] as? Bool == true, "\(r.out)\(r.err)")
+        #expect(try member.status().1["publishChecks"] as? Bool == true)
+        r = try member.essh(["team", "leave", "--keep", "--json"])
+        object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(r.status == 0 && object?["kept"] as? Bool == true && object?["servers"] as? Int == 0, "\(r.out)")
+        #expect(object?["url"] as? String == team.url(team.member))
+    }
+
     /// Bad input: a clear message, a non-zero exit, the local database byte for byte as it was.
     @Test func badInputIsRefusedClearlyAndTheInventoryUntouched() throws {
         let team = try TeamFixture.makeTeam()
