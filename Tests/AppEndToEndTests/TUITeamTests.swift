@@ -12,18 +12,10 @@ struct TUITeamTests {
     @Test func aSharedServerHasItsMarkerAndAnotherMembersAdditionAppearsWithoutAKeypress() throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.remove() }
-        let database = "e" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        try cluster.createDatabase(database)
-        let admin = try PGConnection.connect(url: cluster.url(user: cluster.superuser, database: database),
-                                             password: Array(cluster.password.utf8))
-        _ = try TeamSchema.install(on: admin)
-        let editor = database + "_ed", member = database + "_mem"
-        let editorPassword = UUID().uuidString
-        try cluster.createRole(editor, password: editorPassword)
-        try cluster.createRole(member, password: UUID().uuidString)
-        try cluster.psql("GRANT \(TeamSchema.editorRole) TO \(editor); GRANT \(TeamSchema.memberRole) TO \(member);")
-        let team = try TeamDatabase.open(url: cluster.url(user: editor, database: database),
-                                         password: Array(editorPassword.utf8))
+        let made = try PostgresTeam.make(on: cluster, prefix: "e")
+        let database = made.database, editor = made.editor, member = made.member
+        let team = try TeamDatabase.open(url: made.url(editor),
+                                         password: Array(made.passwords[editor, default: ""].utf8))
         func create(_ name: String, id: Int64) -> TeamEdit {
             let server = SharedServer(uid: UUID().uuidString.lowercased(), name: name, host: "10.2.0.\(id)", port: 22,
                                       user: "admin", jump: "", tags: ["team"], os: "linux")

@@ -43,18 +43,8 @@ struct TeamWorkerTests {
     }
 
     static func makeTeam(in cluster: PostgresCluster, as role: TeamRole = .member) throws -> Team {
-        let database = "w" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        try cluster.createDatabase(database)
-        let admin = try PGConnection.connect(url: cluster.url(user: cluster.superuser, database: database),
-                                             password: Array(cluster.password.utf8))
-        _ = try TeamSchema.install(on: admin)
-        var passwords: [String: String] = [:]
-        for (role, group) in [(database + "_ed", TeamSchema.editorRole), (database + "_mem", TeamSchema.memberRole)] {
-            let password = UUID().uuidString
-            try cluster.createRole(role, password: password)
-            try cluster.psql("GRANT \(group) TO \(role);")
-            passwords[role] = password
-        }
+        let made = try PostgresTeam.make(on: cluster, prefix: "w")
+        let database = made.database
         let folder = NSTemporaryDirectory() + "essh-teamworker-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let inventory = try Inventory(path: folder + "/essh.db")
@@ -62,8 +52,8 @@ struct TeamWorkerTests {
         let login = role == .member ? database + "_mem" : database + "_ed"
         try inventory.saveTeamLink(TeamLink(url: cluster.url(user: login, database: database), member: login,
                                             role: role))
-        return Team(cluster: cluster, database: database, editor: database + "_ed", member: login,
-                    passwords: passwords, folder: folder, inventory: inventory)
+        return Team(cluster: cluster, database: database, editor: made.editor, member: login,
+                    passwords: made.passwords, folder: folder, inventory: inventory)
     }
 
     static func shared(_ name: String, host: String = "10.1.0.1") -> SharedServer {

@@ -14,46 +14,12 @@ enum TeamFixture {
 
     static func sharedCluster() throws -> PostgresCluster { try started.get() }
 
-    struct Team {
-        let cluster: PostgresCluster
-        let database: String
-        let passwords: [String: String]
-
-        var editor: String { database + "_ed" }
-        var editor2: String { database + "_ed2" }
-        var member: String { database + "_mem" }
-
-        func url(_ user: String) -> String { cluster.url(user: user, database: database) }
-
-        /// SQL as the superuser in the team database.
-        @discardableResult
-        func sql(_ text: String) throws -> String { try cluster.psql(text, database: database) }
-    }
+    typealias Team = PostgresTeam
 
     /// A database with eSSH's schema made by the real `essh team init` (unless `initialise` is false) and three
     /// login roles granted the editor and member groups.
     static func makeTeam(_ cluster: PostgresCluster? = nil, initialise: Bool = true) throws -> Team {
-        let cluster = try cluster ?? sharedCluster()
-        let database = "c" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        try cluster.createDatabase(database)
-        var passwords: [String: String] = [cluster.superuser: cluster.password]
-        if initialise {
-            let admin = try Home(cluster: cluster, user: cluster.superuser, password: cluster.password)
-            defer { admin.cleanup() }
-            let r = try admin.essh(["team", "init", cluster.url(user: cluster.superuser, database: database),
-                                    "--password-file", admin.passwordFile])
-            guard r.status == 0, r.out.contains("Made eSSH's team schema") else {
-                throw SetupFailure(description: "essh team init failed (\(r.status)): \(r.out)\(r.err)")
-            }
-        }
-        for (suffix, group) in [("_ed", "essh_editors"), ("_ed2", "essh_editors"), ("_mem", "essh_members")] {
-            let role = database + suffix
-            let password = UUID().uuidString
-            try cluster.createRole(role, password: password)
-            passwords[role] = password
-            if initialise { try cluster.psql("GRANT \(group) TO \"\(role)\";") }
-        }
-        return Team(cluster: cluster, database: database, passwords: passwords)
+        try PostgresTeam.make(on: try cluster ?? sharedCluster(), prefix: "c", initialise: initialise)
     }
 
     /// One person: a HOME and a database of their own, their password in a 0600 file (`--password-file`), and with
