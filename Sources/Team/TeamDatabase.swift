@@ -255,7 +255,8 @@ public final class TeamDatabase {
             """, [host, String(port), keyType]).affected
     }
 
-    /// Publishes this member's latest checks (servers the team no longer has are skipped).
+    /// Publishes this member's latest checks (servers the team no longer has are skipped). A check no newer than the
+    /// one published is not even tried: the trigger would take a revision and wake every member for nothing.
     public func publish(_ checks: [TeamCheck]) throws(TeamError) {
         guard !checks.isEmpty else { return }
         try connection.transaction { (c) throws(TeamError) in
@@ -264,6 +265,8 @@ public final class TeamDatabase {
                     INSERT INTO essh.checks (server_uid, status, latency_ms, checked_at)
                     SELECT $1::uuid, $2, $3::double precision, to_timestamp($4::double precision)
                     WHERE EXISTS (SELECT FROM essh.servers WHERE uid = $1::uuid AND NOT deleted)
+                    AND NOT EXISTS (SELECT FROM essh.checks WHERE server_uid = $1::uuid AND member = session_user
+                                    AND checked_at >= to_timestamp($4::double precision))
                     ON CONFLICT (server_uid, member) DO UPDATE SET status = excluded.status,
                     latency_ms = excluded.latency_ms, checked_at = excluded.checked_at
                     WHERE essh.checks.checked_at < excluded.checked_at

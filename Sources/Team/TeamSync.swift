@@ -38,7 +38,7 @@ public enum TeamSync {
             }
             report.revision = changes.revision
             if link.publishChecks {
-                let checks = try publishable(inventory, member: database.connection.user, after: link.lastSync)
+                let checks = try publishable(inventory, member: database.connection.user)
                 try database.publish(checks)
                 report.published = checks.count
             }
@@ -88,15 +88,18 @@ public enum TeamSync {
         }
     }
 
-    /// This member's check results of shared servers newer than the last sync.
-    static func publishable(_ inventory: Inventory, member: String, after: Date?) throws(TeamError) -> [TeamCheck] {
-        let (servers, results) = try cache { () throws(InventoryError) in
-            (try inventory.servers(), try inventory.lastCheckResults())
+    /// This member's check results of shared servers newer than the ones the team already has from them (as the
+    /// cache last pulled them), so a sync publishes each result once.
+    static func publishable(_ inventory: Inventory, member: String) throws(TeamError) -> [TeamCheck] {
+        let (servers, results, published) = try cache { () throws(InventoryError) in
+            (try inventory.servers(), try inventory.lastCheckResults(), try inventory.teamChecksByServer())
         }
-        let since = (after ?? .distantPast).addingTimeInterval(-1)
         return servers.compactMap { server -> TeamCheck? in
-            guard server.isShared, (server.teamRevision ?? 0) > 0, let id = server.id, let result = results[id],
-                  result.checkedAt > since else { return nil }
+            guard server.isShared, (server.teamRevision ?? 0) > 0, let id = server.id, let result = results[id]
+            else { return nil }
+            let mine = published[server.uid]?.first { $0.member == member }
+            // PostgreSQL keeps microseconds: a result read back may be a hair older than the one published.
+            if let mine, mine.checkedAt.timeIntervalSince(result.checkedAt) > -0.001 { return nil }
             return TeamCheck(serverUid: server.uid, member: member, status: result.status.rawValue,
                              latencyMs: result.latencyMs, checkedAt: result.checkedAt)
         }

@@ -193,7 +193,14 @@ import TestSupport
         let when = Date(timeIntervalSince1970: 1_800_000_000)
         try member.publish([TeamCheck(serverUid: web1.uid, member: team.member, status: "online", latencyMs: 3.5,
                                       checkedAt: when)])
-        let checks = try editor.pull(since: 0).checks
+        let published = try editor.pull(since: 0)
+        // The same check again is not even tried: no revision is taken, no member woken.
+        try member.listen()
+        try member.publish([TeamCheck(serverUid: web1.uid, member: team.member, status: "online", latencyMs: 3.5,
+                                      checkedAt: when)])
+        #expect(try editor.pull(since: published.revision).checks.isEmpty)
+        #expect(try member.waitForChange(timeout: 0.3) == false)
+        let checks = published.checks
         #expect(checks == [TeamCheck(serverUid: web1.uid, member: team.member, status: "online", latencyMs: 3.5,
                                      checkedAt: when)])
         // Row-level security: a member cannot publish in another's name.

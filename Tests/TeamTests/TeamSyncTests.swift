@@ -147,6 +147,10 @@ import TestSupport
         link.publishChecks = true
         try bob.inventory.saveTeamLink(link)
         #expect(try bob.sync().published == 1)
+        // Published once: later syncs publish nothing, and the team's revision stays (no member is woken for it).
+        let revision = try bob.sync().revision
+        #expect(try bob.sync().published == 0)
+        #expect(try bob.sync().revision == revision)
         try ana.sync()
         let seen = try ana.inventory.teamChecks(serverUid: web1.uid)
         #expect(seen.map(\.member) == [team.member])
