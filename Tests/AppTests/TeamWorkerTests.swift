@@ -67,6 +67,16 @@ struct TeamWorkerTests {
 
     static let quick = TeamWorker.Timing(periodic: 60, firstRetry: 0.2, longestRetry: 1, connectTimeout: 3)
 
+    /// A started worker on `team`'s inventory (its password from the test's "vault", quick retries) and what it
+    /// posts; the caller stops it.
+    static func startWorker(_ team: Team) -> (Posted, TeamWorker) {
+        let posted = Posted()
+        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
+                                timing: quick)
+        worker.start()
+        return (posted, worker)
+    }
+
     /// The team statuses posted, oldest first, with whether rows changed.
     static func statuses(_ messages: [Message]) -> [(status: TeamStatus, changed: Bool)] {
         messages.compactMap { if case .team(let status, let changed) = $0 { (status, changed) } else { nil } }
@@ -77,10 +87,7 @@ struct TeamWorkerTests {
         defer { team.remove() }
         let editor = try team.open(team.editor)
         _ = try editor.push([Self.create(Self.shared("before"))])
-        let posted = Posted()
-        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
-                                timing: Self.quick)
-        worker.start()
+        let (posted, worker) = Self.startWorker(team)
         defer { worker.stop() }
         let first = Self.statuses(posted.wait { !Self.statuses($0).isEmpty })
         #expect(first.first?.status.problem == nil, "\(first)")
@@ -107,10 +114,7 @@ struct TeamWorkerTests {
         defer { team.remove() }
         let editor = try team.open(team.editor)
         _ = try editor.push([Self.create(Self.shared("edited"))])
-        let posted = Posted()
-        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
-                                timing: Self.quick)
-        worker.start()
+        let (posted, worker) = Self.startWorker(team)
         defer { worker.stop() }
         posted.wait { messages in Self.statuses(messages).contains { $0.changed } }
         #expect(try team.inventory.findServer(named: "edited") != nil)
@@ -136,10 +140,7 @@ struct TeamWorkerTests {
         defer { cluster.remove() }
         let team = try Self.makeTeam(in: cluster)
         defer { team.remove() }
-        let posted = Posted()
-        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
-                                timing: Self.quick)
-        worker.start()
+        let (posted, worker) = Self.startWorker(team)
         defer { worker.stop() }
         posted.wait { !Self.statuses($0).isEmpty }
         #expect(Self.statuses(posted.all).last?.status.problem == nil)
@@ -211,10 +212,7 @@ struct TeamWorkerTests {
     @Test func aLocalWakeSyncsAtOnceAndAnUnlinkedInventoryIsLeftAlone() throws {
         let team = try Self.makeTeam(in: Self.shared.get())
         defer { team.remove() }
-        let posted = Posted()
-        let worker = TeamWorker(inventory: team.inventory, post: posted.post, vaultPassword: team.vault,
-                                timing: Self.quick)
-        worker.start()
+        let (posted, worker) = Self.startWorker(team)
         defer { worker.stop() }
         posted.wait { !Self.statuses($0).isEmpty }
         let count = posted.all.count

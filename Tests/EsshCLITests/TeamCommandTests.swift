@@ -57,6 +57,18 @@ enum TeamFixture {
             try Binary.runEssh(args, environment: environment, timeout: timeout)
         }
 
+        /// `essh team sync` started in the background in a session of its own (output to /dev/null), for a test
+        /// that kills it: its pid.
+        func startSync() throws -> pid_t {
+            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+            defer { close(null) }
+            var environment = ProcessInfo.processInfo.environment
+            for (key, value) in self.environment { environment[key] = value }
+            return try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", passwordFile],
+                                          environment: environment, stdin: null, stdout: null, stderr: null,
+                                          closeOtherDescriptors: true, newSession: true)
+        }
+
         /// `essh team SUBCOMMAND … --password-file FILE`.
         func team(_ args: [String], timeout: TimeInterval = 120) throws -> RunResult {
             try essh(["team"] + args + ["--password-file", passwordFile], timeout: timeout)

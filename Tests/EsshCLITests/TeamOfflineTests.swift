@@ -76,13 +76,7 @@ import TestSupport
 
         var killedMidway = 0
         for (member, fraction) in zip(members, fractions) {
-            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-            var environment = ProcessInfo.processInfo.environment
-            for (key, value) in member.environment { environment[key] = value }
-            let pid = try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", member.passwordFile],
-                                             environment: environment, stdin: null, stdout: null, stderr: null,
-                                             closeOtherDescriptors: true, newSession: true)
-            close(null)
+            let pid = try member.startSync()
             usleep(useconds_t(fullSync * fraction * 1_000_000))
             kill(pid, SIGKILL)
             if ChildProcess.wait(pid, timeout: 30)?.shellStatus == 128 + SIGKILL { killedMidway += 1 }
@@ -128,13 +122,7 @@ import TestSupport
         }
         #expect(try editor.status().1["queued"] as? Int == 1_508)
 
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in editor.environment { environment[key] = value }
-        let pid = try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", editor.passwordFile],
-                                         environment: environment, stdin: null, stdout: null, stderr: null,
-                                         closeOtherDescriptors: true, newSession: true)
-        close(null)
+        let pid = try editor.startSync()
         // Killed once some removals are on the server, before the push is over.
         var onServer = 0
         let deadline = Date().addingTimeInterval(30)
@@ -170,13 +158,7 @@ import TestSupport
         defer { member.cleanup() }
         try member.join(team)
         try TeamFixture.bulkInsert(team, count: 10_000)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in member.environment { environment[key] = value }
-        let pid = try ChildProcess.spawn(Binary.essh, ["team", "sync", "--password-file", member.passwordFile],
-                                         environment: environment, stdin: null, stdout: null, stderr: null,
-                                         closeOtherDescriptors: true, newSession: true)
-        close(null)
+        let pid = try member.startSync()
         var counts: [Int] = []
         var slowest = 0.0
         while PostgresCluster.isAlive(pid) || counts.isEmpty {
