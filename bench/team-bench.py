@@ -29,6 +29,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from frametrace import frames  # noqa: E402  (bench/frametrace.py)
+
 
 def log(*args):
     print(*args, file=sys.stderr, flush=True)
@@ -364,17 +367,6 @@ def live(essh, member_db, work, editor_info, member_info, n):
 
 WIDTH, HEIGHT = 120, 35
 SLACK = 20_000_000  # ns: see live()
-
-
-def frames(trace):
-    out = []
-    if os.path.exists(trace):
-        with open(trace) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) == 3:
-                    out.append((int(parts[0]), int(parts[1]), parts[2] == "1"))
-    return out
 
 
 def start_times(essh, local_db, team_db, work, n):

@@ -16,6 +16,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from frametrace import frames  # noqa: E402  (bench/frametrace.py)
+
 WIDTH, HEIGHT = 120, 35
 SAMPLES = 30
 STARTS = 10
@@ -54,17 +57,6 @@ def wait_screen(predicate, what, timeout=120.0):
             return lines
         time.sleep(0.05)
     raise SystemExit(f"tui-bench: timed out waiting for {what}; screen:\n" + "\n".join(screen()))
-
-
-def frames(trace):
-    out = []
-    if os.path.exists(trace):
-        with open(trace) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) == 3:
-                    out.append((int(parts[0]), int(parts[1]), parts[2] == "1"))
-    return out
 
 
 def wait_quiet(trace, quiet_s=1.5, timeout=300.0):
