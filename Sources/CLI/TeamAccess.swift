@@ -15,8 +15,6 @@ struct TeamAccess {
     /// Seconds to wait for the server.
     let timeout: Int
 
-    /// The vault entry's id for a team URL.
-    static func vaultID(_ url: TeamURL) -> String { "team:" + url.display }
 
     /// Opens the team database at `url`, asking for the password only when the server wants one.
     func open(_ url: String) throws -> TeamDatabase {
@@ -43,7 +41,7 @@ struct TeamAccess {
         let vault = try? VaultAccess(database: database)
         if let vault, vault.store.exists,
            let (_, document) = try? vault.unlock(),
-           var stored = document.entries[Self.vaultID(parsed)]?.password?.copyBytes() {
+           var stored = document.entries[parsed.vaultID]?.password?.copyBytes() {
             defer { Wipe.bytes(&stored) }
             do {
                 return try connect(stored)
@@ -78,7 +76,7 @@ struct TeamAccess {
             var copy = password
             let secret = Secret(taking: &copy)
             try vault.store.update(with: key) { (document: inout VaultDocument) throws(VaultError) in
-                document.set(.password, secret, id: Self.vaultID(url), name: "team database " + url.display)
+                document.set(.password, secret, id: url.vaultID, name: "team database " + url.display)
             }
             TerminalOutput.writeError("essh: the password for \(url.display) is kept in the vault.\n")
         } catch {

@@ -52,6 +52,10 @@ public struct TeamURL: Sendable, Equatable {
         return !FileManager.default.fileExists(atPath: home + "/.postgresql/root.crt")
     }
 
+    /// The id the vault keeps this database's password under (`team:user@host:port/database`): the command line
+    /// stores it there, the interface's team worker reads it.
+    public var vaultID: String { "team:" + display }
+
     /// `user@host:port/database` for messages.
     public var display: String {
         let host = options["host"] ?? options["hostaddr"] ?? "localhost"

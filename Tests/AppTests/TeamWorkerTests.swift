@@ -34,7 +34,7 @@ struct TeamWorkerTests {
 
         /// The member's password from the "vault", under the id `essh team sync` keeps it.
         var vault: TeamWorker.VaultPassword {
-            let id = TeamWorker.vaultID(try! TeamURL(memberURL))
+            let id = try! TeamURL(memberURL).vaultID
             let password = Array(passwords[member, default: ""].utf8)
             return { asked in asked == id ? password : nil }
         }

@@ -51,9 +51,6 @@ final class TeamWorker: Sendable {
         wake = try? SelfPipe()
     }
 
-    /// The vault entry's id for a team URL (the command line's `TeamAccess.vaultID`: the same entry).
-    static func vaultID(_ url: TeamURL) -> String { "team:" + url.display }
-
     /// Starts the loop's thread (once); it ends at once when the inventory is not linked to a team.
     func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
@@ -138,7 +135,7 @@ final class TeamWorker: Sendable {
         } catch {
             return .failed(Self.problem(error))
         }
-        guard let parsed = try? TeamURL(url), var password = vaultPassword(Self.vaultID(parsed)) else {
+        guard let parsed = try? TeamURL(url), var password = vaultPassword(parsed.vaultID) else {
             return .failed(.needsPassword)
         }
         defer { Wipe.bytes(&password) }
