@@ -186,7 +186,19 @@ import SSH
     @Test func aPortTakenOnTheIPv6LoopbackOnlyStopsTheStart() throws {
         let s = try TestServers.require()
         let probe = ForwardSpec(kind: .local, bindPort: 0, host: "x", hostPort: 1)
-        let taken = try TCPSocket.listen(on: ["::1"], port: 0, for: probe)
+        // A port free on 127.0.0.1 as well: the suites run in parallel, and another test's listener on the same
+        // number there would answer in its place (the start then fails on 127.0.0.1, not [::1]).
+        var held: (fds: [Int32], port: Int)?
+        for _ in 0..<20 where held == nil {
+            let candidate = try TCPSocket.listen(on: ["::1"], port: 0, for: probe)
+            if let twin = try? TCPSocket.listen(on: ["127.0.0.1"], port: candidate.port, for: probe) {
+                twin.fds.forEach { close($0) }
+                held = (candidate.fds, candidate.port)
+            } else {
+                candidate.fds.forEach { close($0) }
+            }
+        }
+        let taken = try #require(held, "no port free on both loopbacks")
         defer { taken.fds.forEach { close($0) } }
         let session = try SSHSession.connect(hop(s, s.jump.b1))
         defer { session.disconnect() }
