@@ -16,13 +16,13 @@ export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PAT
 # makes the key pairs of `essh key generate`. libpq-dev: the team layer's PostgreSQL client (CLibPQ). postgresql and
 # openssl: the throwaway clusters of the team tests and their TLS certificates (TestSupport's PostgresCluster).
 BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make openssh-client libpq-dev $(LIBSSH2_APT)
-TEST_DEPS := openssh-server openssh-client tmux dma python3 iproute2 procps net-tools zsh fish sudo age postgresql openssl
+TEST_DEPS := openssh-server openssh-client tmux dma python3 python3-venv iproute2 procps net-tools zsh fish sudo age postgresql openssl
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh rsync
 HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests|VaultTests)\.
 
-.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
+.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps test-venv bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -49,6 +49,16 @@ test-deps: deps
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_DEPS))
+
+# The hostile SFTP server of the tests (Tests/Harness/hostile-sftp.py) runs on paramiko from PyPI, in a private
+# virtual environment made once in .test-venv (TestSupport's HostileSFTPServer finds it there).
+TEST_VENV := .test-venv
+PARAMIKO := 5.1.0
+test-venv: test-deps
+	@$(TEST_VENV)/bin/python -c 'import sys, paramiko; sys.exit(paramiko.__version__ != "$(PARAMIKO)")' 2>/dev/null || { \
+		echo "Making $(TEST_VENV) (paramiko $(PARAMIKO) for the hostile SFTP server)"; rm -rf $(TEST_VENV); \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install --quiet --disable-pip-version-check \
+			paramiko==$(PARAMIKO) || { rm -rf $(TEST_VENV); exit 1; }; }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -80,7 +90,7 @@ test-clone: test-deps
 # The whole suite against the real servers. A harness that cannot start says why in one line before any test
 # runs; the servers are stopped whatever the tests do, quietly, so the runner's summary is the last thing printed;
 # the suite's exit code is kept.
-test: test-deps check-imports check-io
+test: test-deps test-venv check-imports check-io
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	@Tests/Harness/clone-check.sh
