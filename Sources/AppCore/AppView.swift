@@ -32,6 +32,9 @@ package enum AppView {
                                           history: state.fleet.history, border: border, into: &buffer)
             case .outputTool(let tool):
                 cursor = OutputToolView.render(tool, border: border, into: &buffer)
+            case .filesConflict(let question):
+                FilesView.renderConflict(question, state, border: border, into: &buffer)
+                cursor = nil
             }
         }
         return cursor

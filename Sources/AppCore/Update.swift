@@ -201,6 +201,8 @@ package enum Update {
             return fleetQuestionKey(&state, question, FleetQuestionAction.table.action(for: key), key)
         case .outputTool(let tool):
             return outputToolKey(&state, tool, OutputToolAction.table.action(for: key), key)
+        case .filesConflict(let question):
+            return filesConflictKey(&state, question, FilesConflictAction.table.action(for: key))
         }
     }
 

@@ -23,7 +23,8 @@ struct KeyTableTests {
                   HelpAction.table.helpItems, GlobalAction.table.helpItems]),
         (.summary, [SummaryAction.table.helpItems, GlobalAction.table.helpItems]),
         (.files, [FilesAction.table.helpItems, FilesFilterAction.table.helpItems, FilesQuestionAction.table.helpItems,
-                  DialogAction.table.helpItems, FilesPagerAction.table.helpItems, HelpAction.table.helpItems,
+                  DialogAction.table.helpItems, FilesConflictAction.table.helpItems, FilesPagerAction.table.helpItems,
+                  HelpAction.table.helpItems,
                   GlobalAction.table.helpItems]),
     ]
 
@@ -44,6 +45,7 @@ struct KeyTableTests {
         ("Files", FilesAction.table.bindings.map(\.keys)), ("FilesFilter", FilesFilterAction.table.bindings.map(\.keys)),
         ("FilesQuestion", FilesQuestionAction.table.bindings.map(\.keys)),
         ("FilesPager", FilesPagerAction.table.bindings.map(\.keys)),
+        ("FilesConflict", FilesConflictAction.table.bindings.map(\.keys)),
     ]
 
     @Test func everyFKeyActionHasAKeyThatIsNoFKey() {
@@ -109,6 +111,7 @@ struct KeyTableTests {
         #expect(FilesFilterAction.table.conflictingKeys.isEmpty)
         #expect(FilesQuestionAction.table.conflictingKeys.isEmpty)
         #expect(FilesPagerAction.table.conflictingKeys.isEmpty)
+        #expect(FilesConflictAction.table.conflictingKeys.isEmpty)
     }
 
     @Test func theQuickCommandKeysRunTheKindTheirActionNames() {

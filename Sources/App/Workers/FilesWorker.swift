@@ -336,7 +336,7 @@ final class FilesWorker: Sendable {
             // Whether the partial stays is decided when it is stopped (Esc or p): it is removed here after Esc.
             options.keepPartialOnCancel = true
             let transfer = TransferRequest(direction: request.from == .local ? .upload : .download,
-                                           sources: request.sources, destination: request.destination,
+                                           sources: request.sources, destination: request.target,
                                            options: options)
             let started = Mutex<[[UInt8]]>([])
             let post = post

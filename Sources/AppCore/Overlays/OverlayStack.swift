@@ -10,10 +10,12 @@ enum Overlay: Sendable {
     case fleetQuestion(FleetQuestion)
     /// The mail / save / pipe form over the session, or the mail form over the fleet results.
     case outputTool(OutputToolState)
+    /// F5's question on the Files screen when a name being copied is in the destination folder already.
+    case filesConflict(FilesConflictQuestion)
 
     /// What kind of overlay this is.
     enum Kind: Sendable, Equatable {
-        case help, dialog, prompt, fleetQuestion, outputTool
+        case help, dialog, prompt, fleetQuestion, outputTool, filesConflict
     }
 
     var kind: Kind {
@@ -23,6 +25,7 @@ enum Overlay: Sendable {
         case .prompt: return .prompt
         case .fleetQuestion: return .fleetQuestion
         case .outputTool: return .outputTool
+        case .filesConflict: return .filesConflict
         }
     }
 
@@ -30,7 +33,7 @@ enum Overlay: Sendable {
     /// belong to work that outlives a screen (a connection, a mail being sent).
     var belongsToScreen: Bool {
         switch self {
-        case .help, .fleetQuestion, .outputTool: return true
+        case .help, .fleetQuestion, .outputTool, .filesConflict: return true
         case .dialog, .prompt: return false
         }
     }
@@ -94,5 +97,10 @@ struct OverlayStack: Sendable {
     var outputTool: OutputToolState? {
         get { if case .outputTool(let value)? = first(.outputTool) { return value } else { return nil } }
         set { set(.outputTool, newValue.map(Overlay.outputTool)) }
+    }
+
+    var filesConflict: FilesConflictQuestion? {
+        get { if case .filesConflict(let value)? = first(.filesConflict) { return value } else { return nil } }
+        set { set(.filesConflict, newValue.map(Overlay.filesConflict)) }
     }
 }

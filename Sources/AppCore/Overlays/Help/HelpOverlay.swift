@@ -50,6 +50,7 @@ enum HelpOverlay {
             return [Section(nil, FilesAction.table), Section("While typing the filter (/):", FilesFilterAction.table),
                     Section("In the rename, folder and mode questions (F6, F7, c):", FilesQuestionAction.table),
                     Section("In the delete question (F8):", DialogAction.table, notes: DialogAction.notes),
+                    Section("When a name copied (F5) is in the other folder already:", FilesConflictAction.table),
                     Section("In the pager (F3):", FilesPagerAction.table), help, everywhere]
         }
     }

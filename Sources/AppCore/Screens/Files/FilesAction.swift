@@ -69,6 +69,36 @@ enum FilesQuestionAction: Sendable, Equatable {
     ])
 }
 
+/// What a key does in F5's question about a name that is in the destination folder already. The letters are the
+/// buttons' (the capitals answer every name left).
+enum FilesConflictAction: Sendable, Equatable {
+    case answer(FilesConflictQuestion.Answer)
+    case previous, next, choose, cancel
+
+    static let table = KeyBindingTable<FilesConflictAction>([
+        KeyBinding([.character("o")], .answer(.overwrite), label: "Overwrite",
+                   description: "Overwrite the file there with the one copied"),
+        KeyBinding([.character("s")], .answer(.skip), label: "Skip",
+                   description: "Skip this one: the file there stays"),
+        KeyBinding([.character("r")], .answer(.rename), label: "Rename",
+                   description: "Copy it under a free name (NAME.1, NAME.2, …); the file there stays"),
+        KeyBinding([.character("O")], .answer(.overwriteAll), label: "Overwrite all",
+                   description: "Overwrite this one and every other file of the copy that is there"),
+        KeyBinding([.character("S")], .answer(.skipAll), label: "Skip all",
+                   description: "Skip this one and every other file of the copy that is there"),
+        KeyBinding([.escape], .cancel, label: "Cancel", description: "Cancel the whole copy: nothing is copied"),
+        KeyBinding([.left, .backTab], .previous, description: "Previous button"),
+        KeyBinding([.right, .tab], .next, description: "Next button"),
+        KeyBinding([.enter], .choose, description: "Choose the highlighted button (Skip at first)"),
+    ])
+
+    /// The question's buttons, left to right: the labelled answers of the table.
+    static let buttons: [(label: String, answer: FilesConflictQuestion.Answer)] = table.bindings.compactMap {
+        if case .answer(let answer) = $0.action, let label = $0.label { return (label, answer) }
+        return nil
+    }
+}
+
 /// What a key does in the pager (F3).
 enum FilesPagerAction: Sendable, Equatable {
     case up, down, pageUp, pageDown, top, bottom, left, right, close

@@ -6,7 +6,8 @@ package enum FilesEvent: Sendable, Equatable {
     case connected(session: Int, host: String)
     /// The connection could not be made, or was lost: the server's pane says why.
     case connectionFailed(session: Int, String)
-    case listed(session: Int, FilesSide, path: [UInt8], entries: [FileRow], select: [UInt8]?)
+    /// `omitted`: names the listing had that are not one path component (`..`, `a/b`), left out of `entries`.
+    case listed(session: Int, FilesSide, path: [UInt8], entries: [FileRow], select: [UInt8]?, omitted: [[UInt8]] = [])
     case listFailed(session: Int, FilesSide, path: [UInt8], String)
     /// An operation worked: `notice` says what happened; the side is listed again (selecting `select`).
     case operated(session: Int, FilesSide, notice: String, select: [UInt8]?)

@@ -187,8 +187,8 @@ extension Update {
     }
 
     /// `web1:/srv/app` or `/home/me` (this machine), for sentences.
-    static func place(_ screen: FilesState, _ side: FilesSide) -> String {
-        let path = FileRow.display(screen[side].path)
+    static func place(_ screen: FilesState, _ side: FilesSide, path: [UInt8]? = nil) -> String {
+        let path = FileRow.display(path ?? screen[side].path)
         return side == .local ? path : "\(screen.serverName):\(path)"
     }
 
@@ -222,23 +222,24 @@ extension Update {
 
     // MARK: copies
 
-    /// F5: the marked (or selected) entries of the pane with the keys into the other pane's folder, queued.
+    /// F5: the marked (or selected) entries of the pane with the keys into the other pane's folder, queued; when
+    /// names among them are there already, asked about first (`FilesConflictQuestion`).
     private static func copy(_ state: inout AppState, _ screen: inout FilesState) -> [Effect] {
         let from = screen.active
         let chosen = screen.pane.chosen
         guard !chosen.isEmpty, ready(&state, screen, .remote) else { return [] }
         let to = screen[from.other].path
         guard !to.isEmpty else { return [] }
-        let request = FilesTransferRequest(from: from, sources: chosen.map { FilePath.join(screen.pane.path, $0.name) },
-                                           destination: to, resume: false)
-        let what = chosen.count == 1 ? chosen[0].displayName : "\(chosen.count) entries"
-        let arrow = from == .local ? "↑" : "↓"
-        _ = screen.queue.add(request, label: "\(arrow) \(what) → \(place(screen, from.other))")
-        screen.pane.clearMarks()
-        return startNextTransfer(&screen)
+        let question = FilesConflictQuestion(session: screen.session, from: from, sourceFolder: screen.pane.path,
+                                             chosen: chosen, destination: to, existing: screen[from.other].entries)
+        if question.asked != nil {
+            state.overlays.filesConflict = question
+            return []
+        }
+        return queueCopy(&state, &screen, question)
     }
 
-    private static func startNextTransfer(_ screen: inout FilesState) -> [Effect] {
+    static func startNextTransfer(_ screen: inout FilesState) -> [Effect] {
         guard let next = screen.queue.startNext() else { return [] }
         return [.files(.transfer(session: screen.session, id: next.id, next.request))]
     }
@@ -421,8 +422,9 @@ extension Update {
             screen.host = nil
             screen.remote.loading = false
             state.notice = text
-        case .listed(_, let side, let path, let entries, let select):
+        case .listed(_, let side, let path, let entries, let select, let omitted):
             screen[side].listed(path, entries, select: select)
+            if !omitted.isEmpty { state.notice = omittedSentence(screen, side, omitted) }
         case .listFailed(_, let side, _, let text):
             screen[side].loading = false
             screen[side].problem = text
@@ -486,6 +488,17 @@ extension Update {
         return []
     }
 
+    /// What the status line says when a listing left out names that are no file names (`PathBytes.componentProblem`:
+    /// `..`, `a/b`, a NUL byte), which are never shown or used.
+    static func omittedSentence(_ screen: FilesState, _ side: FilesSide, _ names: [[UInt8]]) -> String {
+        let who = side == .local ? "This machine" : screen.serverName
+        let shown = names.prefix(3).map { "“\(FileRow.display($0))”" }.joined(separator: ", ")
+            + (names.count > 3 ? ", …" : "")
+        let count = CountText.text(names.count, "name")
+        return "\(who) listed \(count) that \(names.count == 1 ? "is no file name" : "are not file names") (\(shown)); "
+            + "\(names.count == 1 ? "it is" : "they are") not shown."
+    }
+
     /// What the status line says when a copy ends.
     static func transferSentence(_ item: TransferQueue.Item, _ end: FilesTransferEnd) -> String {
         switch end {
@@ -510,7 +523,7 @@ extension FilesEvent {
     /// The opening of the Files screen this is about.
     var session: Int {
         switch self {
-        case .connected(let session, _), .connectionFailed(let session, _), .listed(let session, _, _, _, _),
+        case .connected(let session, _), .connectionFailed(let session, _), .listed(let session, _, _, _, _, _),
              .listFailed(let session, _, _, _), .operated(let session, _, _, _), .operationFailed(let session, _, _),
              .viewed(let session, _, _, _), .viewFailed(let session, _), .transfer(let session, _, _),
              .serverCopied(let session, _, _, _):

@@ -69,6 +69,34 @@ enum FilesView {
         return nil
     }
 
+    /// F5's question about a name in the destination already: both entries' sizes and times, the free name a rename
+    /// takes, the question's keys in the key bar.
+    static func renderConflict(_ question: FilesConflictQuestion, _ state: AppState, border: Border,
+                               into buffer: inout Buffer) {
+        guard let conflict = question.asked else { return }
+        let size = buffer.size
+        var zone = TimeZone.current
+        var into = FileRow.display(question.destination)
+        if case .files(let screen) = state.screen {
+            zone = screen.timeZone
+            into = Update.place(screen, question.from.other, path: question.destination)
+        }
+        let describe = { (row: FileRow) in
+            CountText.text(Int(row.size), "byte") + ", " + timeText(row.modified, now: state.now, zone: zone)
+                + (row.kind == .symlink ? " (a link)" : "")
+        }
+        let rename = question.renameTarget.map(FileRow.display) ?? ""
+        let message = "\(conflict.source.displayName) is in \(into) already.\n"
+            + "There:  \(describe(conflict.existing))\nCopied: \(describe(conflict.source))\n\n"
+            + "Overwrite it, skip it, or copy it as \(rename)?"
+        let title = question.total > 1 ? "Already there (\(question.number) of \(question.total))" : "Already there"
+        Dialog(title: title, message: message, buttons: FilesConflictAction.buttons.map(\.label),
+               selected: question.selected, border: border)
+            .render(in: Rect(size).inset(horizontal: 2, vertical: 1), buffer: &buffer)
+        KeyBar(table: FilesConflictAction.table)
+            .render(in: Rect(x: 0, y: max(0, size.height - 1), width: size.width, height: 1), buffer: &buffer)
+    }
+
     /// The title bar's right side: what the queue is doing.
     static func queueSummary(_ queue: TransferQueue) -> String {
         let waiting = queue.items.filter { $0.state == .waiting }.count

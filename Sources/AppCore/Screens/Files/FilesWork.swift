@@ -52,11 +52,18 @@ package struct FilesTransferRequest: Sendable, Equatable {
     package var destination: [UInt8]
     /// Continue partial files a pause left (checked to be a prefix first).
     package var resume: Bool
+    /// The name the one source is written under in `destination` instead of its own (F5's rename when its name is
+    /// taken there): nil, its own.
+    package var newName: [UInt8]?
 
-    package init(from: FilesSide, sources: [[UInt8]], destination: [UInt8], resume: Bool) {
+    package init(from: FilesSide, sources: [[UInt8]], destination: [UInt8], resume: Bool, newName: [UInt8]? = nil) {
         self.from = from
         self.sources = sources
         self.destination = destination
         self.resume = resume
+        self.newName = newName
     }
+
+    /// The path the engine is given: the folder, or the new name in it.
+    package var target: [UInt8] { newName.map { FilePath.join(destination, $0) } ?? destination }
 }
