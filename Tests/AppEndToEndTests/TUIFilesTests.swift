@@ -146,6 +146,62 @@ struct TUIFilesTests {
         try tmux.waitFor(text: "Connect")
     }
 
+    /// F5 onto a name the server's folder has: asked first (it used to be overwritten without a word); skip keeps
+    /// it, rename copies beside it as NAME.1, Esc copies nothing, overwrite replaces it.
+    @Test func f5AsksBeforeWritingOverAFileThatIsThere() throws {
+        let s = try TestServers.require()
+        let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
+        let folder = "\(s.home)/\(sandbox)"
+        _ = try Self.remote(s, "mkdir -p \(folder) && printf 'old\\n' > \(folder)/app.conf")
+        defer { _ = try? Self.remote(s, "rm -rf \(folder)") }
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try "new\n".write(toFile: dir.file("app.conf"), atomically: true, encoding: .utf8)
+        let essh = try EsshInTmux(servers: [.box()], in: dir, width: 120, height: 30)
+        defer { essh.stop() }
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "box")
+        try tmux.press("f")
+        try tmux.waitFor(text: "box: \(s.home)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(sandbox)
+        try tmux.press("Enter")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "box: \(folder)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type("app.conf")
+        try tmux.press("Enter")
+
+        try tmux.press("F5")
+        try tmux.waitFor(text: "app.conf is in box:\(folder) already.")
+        try tmux.waitFor(text: "copy it as app.conf.1?")
+        try tmux.press("s")
+        try tmux.waitFor(text: "Nothing was copied. Skipped 1 file that is in box:\(folder) already.")
+        #expect(try Self.remote(s, "cat \(folder)/app.conf") == "old\n")
+
+        try tmux.press("F5")
+        try tmux.waitFor(text: "copy it as app.conf.1?")
+        try tmux.press("r")
+        try tmux.waitFor(text: "Copied 1 file")
+        #expect(try Self.remote(s, "cat \(folder)/app.conf") == "old\n")
+        #expect(try Self.remote(s, "cat \(folder)/app.conf.1") == "new\n")
+
+        // The server's pane was listed again: the next free name is .2; Esc copies nothing.
+        try tmux.press("F5")
+        try tmux.waitFor(text: "copy it as app.conf.2?")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Copy cancelled: nothing was copied.")
+
+        try tmux.press("F5")
+        try tmux.waitFor(text: "copy it as app.conf.2?")
+        try tmux.press("o")
+        try tmux.waitFor(text: "Copied 1 file")
+        #expect(try Self.remote(s, "cat \(folder)/app.conf") == "new\n")
+        #expect(try Self.remote(s, "ls \(folder)").split(separator: "\n").sorted() == ["app.conf", "app.conf.1"])
+    }
+
     @Test func f11InASessionStartsInTheFolderOfItsLastCdAndGoesBackToIt() throws {
         let s = try TestServers.require()
         let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
