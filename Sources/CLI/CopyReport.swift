@@ -147,6 +147,7 @@ final class CopyReport: Sendable {
         fields.append(("error", error.map(quoted) ?? "null"))
         if let from = outcome.resumedFrom { fields.append(("resumed_from", String(from))) }
         if let why = outcome.restartReason { fields.append(("restarted", quoted(why))) }
+        if let proof = outcome.resumeProof { fields.append(("resume_proof", quoted(proof.rawValue))) }
         if let note { fields.append(("note", quoted(note))) }
         fields.append(("seconds", String(format: "%.3f", outcome.seconds)))
         return "{" + fields.map { quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"

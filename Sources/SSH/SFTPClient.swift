@@ -87,6 +87,8 @@ public enum SFTPOpenMode: Sendable, Equatable {
     case createTruncate
     /// For writing, created if missing, kept as it is (seek to where writing goes).
     case createKeep
+    /// For writing, created new: refused when anything is there, a link included (`O_CREAT|O_EXCL`).
+    case createNew
 }
 
 /// One SFTP channel on an `SSHSession`: the calls of the SFTP subsystem, each blocking its caller until the server
@@ -288,10 +290,13 @@ public final class SFTPClient: Sendable {
         var name = [CChar](repeating: 0, count: size), long = [CChar](repeating: 0, count: size)
         while true {
             var attrs = LIBSSH2_SFTP_ATTRIBUTES()
+            long[0] = 0
             let n = try handleCall(dir, "listing the folder", path) { h in
                 Int(libssh2_sftp_readdir_ex(h, &name, size, &long, size, &attrs))
             }
-            if n == 0 { break }
+            // libssh2 answers 0 both at the end and for an entry with an empty name; only an entry comes with its
+            // `ls -l` line or attributes. An empty name is kept, for the caller to refuse and report.
+            if n == 0 && long[0] == 0 && attrs.flags == 0 { break }
             let bytes = name.prefix(n).map { UInt8(bitPattern: $0) }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
             let longBytes = Array(long.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
@@ -307,6 +312,7 @@ public final class SFTPClient: Sendable {
         case .read: flags = LIBSSH2_FXF_READ
         case .createTruncate: flags = LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_TRUNC
         case .createKeep: flags = LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT
+        case .createNew: flags = LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL
         }
         let handle = try openHandle(path, flags: UInt(flags), mode: Int(mode), type: LIBSSH2_SFTP_OPENFILE,
                                     what: "opening")

@@ -12,6 +12,16 @@ public enum ChecksumPlan {
             + "else echo \(missingMarker); exit 127; fi"
     }
 
+    /// As `command(for:)`, of the file's first `prefix` bytes only (a resumed copy's proof): `head -c` into the
+    /// digest tool's standard input.
+    public static func command(for path: [UInt8], prefix: Int64) -> String {
+        let q = ShellQuoting.quote(path)
+        return "if command -v sha256sum >/dev/null 2>&1; then t='sha256sum'; "
+            + "elif command -v shasum >/dev/null 2>&1; then t='shasum -a 256'; "
+            + "else echo \(missingMarker); exit 127; fi; "
+            + "head -c \(prefix) < \(q) | $t && [ \"$(wc -c < \(q))\" -ge \(prefix) ]"
+    }
+
     /// What the command printed: the digest, or why there is none.
     public enum Answer: Sendable, Equatable {
         case digest(String)

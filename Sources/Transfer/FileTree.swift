@@ -8,4 +8,11 @@ public protocol FileTree: Sendable {
     func readLink(_ path: [UInt8]) throws(TransferError) -> [UInt8]
     /// How the side is named in sentences: "this machine", "web1".
     var placeName: String { get }
+    /// What tells a folder apart however it is reached (device and inode here), or nil where the side gives none
+    /// (SFTP version 3 does not): a walk never enters the same folder twice.
+    func folderIdentity(_ path: [UInt8]) -> String?
+}
+
+extension FileTree {
+    public func folderIdentity(_ path: [UInt8]) -> String? { nil }
 }

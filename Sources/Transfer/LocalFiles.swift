@@ -167,4 +167,11 @@ public struct LocalFiles: Sendable {
 
 extension LocalFiles: FileTree {
     public var placeName: String { "this machine" }
+
+    /// Device and inode of the folder (nil when it cannot be read).
+    public func folderIdentity(_ path: [UInt8]) -> String? {
+        var st = stat()
+        guard let p = try? Self.cPath(path.isEmpty ? [0x2E] : path), stat(p, &st) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino)"
+    }
 }

@@ -29,4 +29,13 @@ public enum PartialName {
             && hex.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                 || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
+
+    /// A partial name no earlier run made (8 random hex digits): used when the usual name is taken by something
+    /// that is not the user's own partial, which is never opened.
+    public static func fresh(for destinationName: [UInt8]) -> [UInt8] {
+        var random = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        let hex = (0..<8).map { _ in digits[Int(random.next() % 16)] }
+        return Array(".".utf8) + destinationName + Array(".essh-".utf8) + hex + Array(".part".utf8)
+    }
 }

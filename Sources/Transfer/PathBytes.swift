@@ -29,4 +29,19 @@ public enum PathBytes {
 
     /// The path in a sentence (invalid UTF-8 as `\xNN`, newlines as `\n`).
     public static func shown(_ path: [UInt8]) -> String { PathText.shown(path) }
+
+    /// The longest file name this machine's file systems take (NAME_MAX).
+    public static let nameLimit = 255
+
+    /// Why `name` (as a server listed it) is not one path component, or nil when it is one: every name that arrives
+    /// from a server is data, never a path — empty, `.`, `..`, a `/` or a NUL byte, or longer than `nameLimit`
+    /// bytes is refused wherever a listing is used (a copy's walk, the Files screen).
+    public static func componentProblem(_ name: [UInt8]) -> String? {
+        if name.isEmpty { return "an empty name" }
+        if name == [0x2E] || name == [0x2E, 0x2E] { return "“\(shown(name))”, which names a folder, not an entry" }
+        if name.contains(slash) { return "“\(shown(name))”, which holds a “/”" }
+        if name.contains(0) { return "“\(shown(name))”, which holds a NUL byte" }
+        if name.count > nameLimit { return "a name of \(name.count) bytes (the limit here is \(nameLimit))" }
+        return nil
+    }
 }

@@ -50,6 +50,19 @@ public final class RemoteFiles: Sendable {
         }
     }
 
+    /// Runs `body` on a channel of its own that no cancel stops (and that gives up after `timeout` seconds): what a
+    /// cancelled copy still has to do on the server — cut a split partial to its proven prefix and give it the name
+    /// --resume looks for, or remove it — when every channel of the copy stops at the cancel.
+    func afterCancel<R>(timeout: Double = 10, _ body: (SFTPClient) throws(SSHError) -> R) throws(TransferError) -> R {
+        do throws(SSHError) {
+            let client = try SFTPClient(session: session, cancel: nil, timeout: timeout)
+            defer { client.close() }
+            return try body(client)
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// An SSH error as the module's, a file's naming this server as the caller calls it.
     func failure(_ error: SSHError) -> TransferError {
         // SFTPClient names the server by its address; sentences made here name it as the caller does already.

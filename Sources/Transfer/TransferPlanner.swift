@@ -29,6 +29,9 @@ public struct TransferItem: Sendable, Equatable {
 /// What a transfer will do, in order: folders before their contents.
 public struct TransferPlan: Sendable, Equatable {
     public var items: [TransferItem]
+    /// The folder every destination is inside: DEST when it is a folder, else the folder of the new name DEST gives.
+    /// A download writes only below it (`LocalDestination`).
+    public var root: [UInt8] = []
     public var files: Int { items.filter { $0.action == .copyFile }.count }
     public var bytes: Int64 { items.filter { $0.action == .copyFile }.reduce(0) { $0 + ($1.info?.size ?? 0) } }
 }
@@ -38,8 +41,14 @@ public struct TransferPlan: Sendable, Equatable {
 /// - a missing DEST with one source is the new name; a trailing `/` on a missing DEST is an error;
 /// - a folder source needs -r (else skipped, "is a folder: add -r");
 /// - a symlink named as a source is followed; inside -r it is recreated as a link;
-/// - a FIFO, socket or device is skipped: "not a regular file".
+/// - a FIFO, socket or device is skipped: "not a regular file";
+/// - a name a folder lists is data: one that is not one file name (`PathBytes.componentProblem`), or that the
+///   listing gives twice, fails with a sentence naming it; folders deeper than `maxDepth` are not walked.
 public enum TransferPlanner {
+    /// Folders below a source walked at most (OpenSSH's sftp stops at 64 too): a server whose folder lists itself
+    /// is stopped there, the rest copied.
+    public static let maxDepth = 64
+
     public static func plan(sources: [[UInt8]], destination: [UInt8], options: TransferOptions,
                             from source: FileTree, to target: FileTree) throws(TransferError) -> TransferPlan {
         guard !sources.isEmpty else { throw TransferError(.usage, "Nothing to copy: give at least one source.") }
@@ -91,21 +100,36 @@ public enum TransferPlanner {
                     throw TransferError(.usage, "\(shownDest) on \(target.placeName) is \(destInfo.kindWords): a "
                                         + "folder cannot be copied onto it.")
                 }
-                try walk(s, into: into, info: info, source: source, items: &items)
+                var seen = Set<String>()
+                try walk(s, into: into, info: info, source: source, depth: 0, seen: &seen, items: &items)
             default:
                 items.append(TransferItem(source: s, destination: into, info: info,
                                           action: .skip(reason: notRegular(s, info))))
             }
         }
-        return TransferPlan(items: items)
+        return TransferPlan(items: items, root: destIsFolder ? destination : PathBytes.directoryName(destination))
     }
 
     static func notRegular(_ path: [UInt8], _ info: FileInfo) -> String {
         "\(PathBytes.shown(path)) is not a regular file (\(info.kindWords))."
     }
 
-    private static func walk(_ folder: [UInt8], into: [UInt8], info: FileInfo, source: FileTree,
-                             items: inout [TransferItem]) throws(TransferError) {
+    private static func walk(_ folder: [UInt8], into: [UInt8], info: FileInfo, source: FileTree, depth: Int,
+                             seen: inout Set<String>, items: inout [TransferItem]) throws(TransferError) {
+        if depth > maxDepth {
+            items.append(TransferItem(source: folder, destination: into, info: info, action: .fail(
+                reason: "\(PathBytes.shown(folder)) on \(source.placeName) is more than \(maxDepth) folders deep "
+                + "(a folder that holds itself?): it was not copied.")))
+            return
+        }
+        if let identity = source.folderIdentity(folder) {
+            guard seen.insert(identity).inserted else {
+                items.append(TransferItem(source: folder, destination: into, info: info, action: .fail(
+                    reason: "\(PathBytes.shown(folder)) on \(source.placeName) is a folder already copied above it "
+                    + "(a loop): it was not copied again.")))
+                return
+            }
+        }
         items.append(TransferItem(source: folder, destination: into, info: info, action: .makeDirectory))
         let listed: [FileEntry]
         do throws(TransferError) {
@@ -115,14 +139,28 @@ public enum TransferPlanner {
             items.append(TransferItem(source: folder, destination: into, info: info, action: .fail(reason: error.message)))
             return
         }
-        let entries = listed.sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        var names = Set<[UInt8]>(), repeated = Set<[UInt8]>()
+        for entry in listed {
+            if let problem = PathBytes.componentProblem(entry.name) {
+                items.append(TransferItem(source: folder, destination: into, info: nil, action: .fail(
+                    reason: "\(source.placeName) listed \(problem) in \(PathBytes.shown(folder)): a name from a "
+                    + "listing must be one file name, so it was not copied.")))
+            } else if !names.insert(entry.name).inserted, repeated.insert(entry.name).inserted {
+                let s = PathBytes.join(folder, entry.name)
+                items.append(TransferItem(source: s, destination: PathBytes.join(into, entry.name), info: nil,
+                                          action: .fail(reason: "\(source.placeName) listed \(PathBytes.shown(s)) "
+                                                        + "more than once: it was not copied.")))
+            }
+        }
+        let entries = listed.filter { PathBytes.componentProblem($0.name) == nil && !repeated.contains($0.name) }
+            .sorted { $0.name.lexicographicallyPrecedes($1.name) }
         for entry in entries {
             let s = PathBytes.join(folder, entry.name), d = PathBytes.join(into, entry.name)
             switch entry.info.kind {
             case .regular:
                 items.append(TransferItem(source: s, destination: d, info: entry.info, action: .copyFile))
             case .directory:
-                try walk(s, into: d, info: entry.info, source: source, items: &items)
+                try walk(s, into: d, info: entry.info, source: source, depth: depth + 1, seen: &seen, items: &items)
             case .symlink:
                 var target: [UInt8]
                 if let known = entry.linkTarget {

@@ -55,22 +55,19 @@ extension TransferRunner {
             return outcome(item, .skipped(reason: TransferPlanner.notRegular(item.source, info)))
         }
         _ = fcntl(fd, F_SETFL, 0)
+        do throws(SSHError) {
+            if let refusal = try remoteRefusal(lane, item.destination) { return outcome(item, .failed(reason: refusal)) }
+        } catch {
+            throw remoteFailure(error, item.destination)
+        }
         let partial = partialPath(item, info)
         var from: Int64 = 0
         var restartReason: String?
+        var proof: ResumeProof?
         if options.resume {
-            do throws(SSHError) {
-                if let p = try RemoteFiles.info(lane, partial, followLinks: false), p.kind == .regular {
-                    let window = ResumeDecision.window(partialSize: p.size)
-                    let partialTail = try readRemote(lane, partial, window)
-                    let sourceTail = readLocal(fd, window)
-                    (from, restartReason) = resumePoint(ResumeDecision.decide(
-                        partialSize: p.size, sourceSize: info.size, partialTail: partialTail, sourceTail: sourceTail),
-                        size: info.size)
-                }
-            } catch {
-                throw remoteFailure(error, item.destination)
-            }
+            let found = try proveUploadPrefix(item, info, localFD: fd, partial: partial, lane: lane)
+            (from, restartReason) = resumePoint(found.decision, size: info.size)
+            proof = found.proof
         }
         events(.fileStarted(source: item.source, destination: item.destination, size: info.size, resumingFrom: from))
         var hasher: SHA256? = options.checksum ? SHA256() : nil
@@ -95,9 +92,12 @@ extension TransferRunner {
             } else {
                 let file: SFTPFile
                 do throws(SSHError) {
-                    file = try lane.open(partial, from > 0 ? .createKeep : .createTruncate,
-                                         mode: (info.mode & 0o777) | 0o600)
-                    if from > 0 { try file.seek(to: UInt64(from)) }
+                    if from > 0 {
+                        file = try lane.open(partial, .createKeep, mode: (info.mode & 0o777) | 0o600)
+                        try file.seek(to: UInt64(from))
+                    } else {
+                        file = try openNewRemote(lane, partial, mode: (info.mode & 0o777) | 0o600)
+                    }
                 } catch {
                     throw remoteFailure(error, item.destination)
                 }
@@ -135,6 +135,7 @@ extension TransferRunner {
                                  bytesSent: sent, status: from == info.size && from > 0 ? .alreadyComplete : .copied,
                                  resumedFrom: from > 0 ? from : nil, restartReason: restartReason)
         result.replacedAtomically = atomic
+        result.resumeProof = proof
         if let hasher { result.checksum = compare(local: hasher, remotePath: item.destination) }
         result.seconds = clock.now() - start
         return result
@@ -237,6 +238,24 @@ extension TransferRunner {
         return remoteFailure(error, item.destination)
     }
 
+    /// A new file on the server, never written through a link planted at its name: whatever is there (an older
+    /// partial, a link) is removed — a link itself, not what it points to — and the file is made with `O_EXCL`.
+    func openNewRemote(_ lane: SFTPClient, _ path: [UInt8], mode: UInt32) throws(SSHError) -> SFTPFile {
+        if try RemoteFiles.info(lane, path, followLinks: false) != nil { try lane.remove(path) }
+        return try lane.open(path, .createNew, mode: mode)
+    }
+
+    /// Why an upload may not replace what is at `destination` on the server (nil: nothing, or a regular file).
+    /// Folders this run made hold nothing else, so they are not asked.
+    func remoteRefusal(_ lane: SFTPClient, _ destination: [UInt8]) throws(SSHError) -> String? {
+        let folder = PathBytes.directoryName(destination)
+        if sharedState.withLock({ $0.madeFolders.contains(folder) }) { return nil }
+        guard let existing = try RemoteFiles.info(lane, destination, followLinks: false),
+              existing.kind != .regular else { return nil }
+        return "\(PathBytes.shown(destination)) on \(remote.host) is \(existing.kindWords): eSSH writes regular files "
+            + "only and does not replace it."
+    }
+
     /// posix-rename where the server has it; else rename, and if the destination exists remove it first (false:
     /// not atomic).
     private func placeRemote(_ lane: SFTPClient, _ partial: [UInt8], _ destination: [UInt8]) throws(SSHError) -> Bool {
@@ -266,7 +285,7 @@ extension TransferRunner {
         if lane.isOpen && error.kind != .cancelled {
             try? lane.remove(partial)
         } else {
-            try? remote.withMain { (c: SFTPClient) throws(SSHError) in try c.remove(partial) }
+            try? remote.afterCancel { (c: SFTPClient) throws(SSHError) in try c.remove(partial) }
         }
     }
 
@@ -275,9 +294,17 @@ extension TransferRunner {
     private func downloadFile(_ item: TransferItem, lane: SFTPClient) throws(TransferError) -> FileOutcome {
         let start = clock.now()
         guard let info = item.info else { return outcome(item, .failed(reason: "nothing to copy")) }
-        let partial = partialPath(item, info)
-        var from: Int64 = 0
-        var restartReason: String?
+        let place: LocalDestination.Place
+        do throws(TransferError) {
+            place = try localDestination().place(item.destination)
+        } catch {
+            return outcome(item, .failed(reason: error.message))
+        }
+        defer { place.close() }
+        // A device, FIFO, socket, link or folder at the destination is never replaced (nor written through).
+        if let refusal = place.refusal() { return outcome(item, .failed(reason: refusal)) }
+        let usual = PartialName.name(for: place.name, sourcePath: item.source, size: info.size,
+                                     modified: info.modified)
         let file: SFTPFile
         do throws(SSHError) {
             file = try lane.open(item.source, .read)
@@ -287,40 +314,43 @@ extension TransferRunner {
         } catch {
             throw remoteFailure(error, item.source)
         }
-        if options.resume, let p = try local.info(partial, followLinks: false), p.kind == .regular {
-            let window = ResumeDecision.window(partialSize: p.size)
-            let pfd = open(try LocalFiles.cPath(partial), O_RDONLY | O_CLOEXEC)
-            if pfd >= 0 {
-                defer { close(pfd) }
-                let partialTail = readLocal(pfd, window)
-                let sourceTail: [UInt8]
-                do throws(SSHError) {
-                    sourceTail = try readRemote(file, window)
-                    try file.seek(to: 0)
-                } catch {
-                    throw remoteFailure(error, item.source)
+        var from: Int64 = 0
+        var restartReason: String?
+        var proof: ResumeProof?
+        var fd: Int32 = -1
+        var partial = usual
+        if options.resume, let existing = try place.openPartial(usual) {
+            switch existing {
+            case .own(let own, let size):
+                fd = own
+                let found = try proveDownloadPrefix(item, info, partialFD: own, partialSize: size, file: file)
+                (from, restartReason) = resumePoint(found.decision, size: info.size)
+                proof = found.proof
+                if from == 0 && ftruncate(own, 0) != 0 {
+                    close(own)
+                    throw LocalFiles.error("write", item.destination)
                 }
-                (from, restartReason) = resumePoint(ResumeDecision.decide(
-                    partialSize: p.size, sourceSize: info.size, partialTail: partialTail, sourceTail: sourceTail),
-                    size: info.size)
+            case .foreign(let reason):
+                restartReason = reason
+            }
+        }
+        if fd < 0 {
+            do throws(TransferError) {
+                let made = try place.createPartial(usual)
+                fd = made.fd
+                partial = made.name
+                if options.resume, restartReason == nil { restartReason = made.note }
+            } catch {
+                return outcome(item, .failed(reason: error.message))
             }
         }
         events(.fileStarted(source: item.source, destination: item.destination, size: info.size, resumingFrom: from))
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (from > 0 ? 0 : O_TRUNC)
-        let fd = open(try LocalFiles.cPath(partial), flags, mode_t((info.mode & 0o777) | 0o600))
-        guard fd >= 0 else { return outcome(item, .failed(reason: LocalFiles.error("write", item.destination).message)) }
         var hasher: SHA256? = options.checksum ? SHA256() : nil
         var sent: Int64 = 0
         do throws(TransferError) {
-            if from > 0 {
-                if hasher != nil {
-                    let rfd = open(try LocalFiles.cPath(partial), O_RDONLY | O_CLOEXEC)
-                    defer { close(rfd) }
-                    try hashLocal(rfd, upTo: from, into: &hasher, path: partial)
-                }
-                lseek(fd, off_t(from), SEEK_SET)
-                do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
-            }
+            if from > 0 && hasher != nil { try hashLocal(fd, upTo: from, into: &hasher, path: partial) }
+            lseek(fd, off_t(from), SEEK_SET)
+            do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
             sent = try pull(file, to: fd, from: from, size: info.size, item: item, hasher: &hasher)
             if from + sent != info.size { throw changedRemotely(item) }
             if options.preserve {
@@ -328,31 +358,29 @@ extension TransferRunner {
                 var times = [timespec(tv_sec: Int(info.accessed), tv_nsec: 0),
                              timespec(tv_sec: Int(info.modified), tv_nsec: 0)]
                 futimens(fd, &times)
-            } else if (info.mode & 0o777) | 0o600 != info.mode & 0o777 {
-                // The partial was made writable for its owner; give the copy the source's mode, as scp does.
+            } else {
+                // The partial was made for its owner alone; the copy gets the source's mode, as scp does.
                 fchmod(fd, mode_t(info.mode & 0o777 & ~LocalFiles.umask))
             }
             let closed = close(fd)
+            fd = -1
             if closed != 0 { throw LocalFiles.error("write", item.destination) }
             try? file.close()
-            guard Glibc.rename(try LocalFiles.cPath(partial), try LocalFiles.cPath(item.destination)) == 0 else {
-                throw LocalFiles.error("put the copy in place at", item.destination)
-            }
+            try place.put(partial)
         } catch {
             if !((error.kind == .cancelled || error.kind == .connection) && options.keepPartialOnCancel) {
-                _ = unlink(try LocalFiles.cPath(partial))
+                place.removeOwn(partial)
             }
-            close(fd)
+            if fd >= 0 { close(fd) }
             throw error
         }
-        for stale in stalePartials(of: item.destination, keep: partial, list: { folder in
-            (try? local.list(folder))?.map(\.name)
-        }) {
-            if let p = try? LocalFiles.cPath(stale) { unlink(p) }
+        for stale in stalePartials(of: item.destination, keep: partial, list: { _ in place.names() }) {
+            place.removeOwn(PathBytes.baseName(stale))
         }
         var result = FileOutcome(source: item.source, destination: item.destination, size: info.size,
                                  bytesSent: sent, status: from == info.size && from > 0 ? .alreadyComplete : .copied,
                                  resumedFrom: from > 0 ? from : nil, restartReason: restartReason)
+        result.resumeProof = proof
         if let hasher { result.checksum = compare(local: hasher, remotePath: item.source) }
         result.seconds = clock.now() - start
         return result
@@ -408,39 +436,7 @@ extension TransferRunner {
 
     // MARK: - Helpers
 
-    private func readLocal(_ fd: Int32, _ range: Range<Int64>) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: range.count)
-        var got = 0
-        while got < out.count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, $0.count - got,
-                                                       off_t(range.lowerBound) + off_t(got)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            got += n
-        }
-        return Array(out.prefix(got))
-    }
-
-    private func readRemote(_ lane: SFTPClient, _ path: [UInt8], _ range: Range<Int64>) throws(SSHError) -> [UInt8] {
-        let file = try lane.open(path, .read)
-        defer { try? file.close() }
-        return try readRemote(file, range)
-    }
-
-    private func readRemote(_ file: SFTPFile, _ range: Range<Int64>) throws(SSHError) -> [UInt8] {
-        try file.seek(to: UInt64(range.lowerBound))
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: range.count + 1, alignment: 16)
-        defer { buffer.deallocate() }
-        var got = 0
-        while got < range.count {
-            let n = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer + got, count: range.count + 1 - got))
-            if n == 0 { break }
-            got += n
-        }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: min(got, range.count)))
-    }
-
-    private func hashLocal(_ fd: Int32, upTo end: Int64, into hasher: inout SHA256?,
+    func hashLocal(_ fd: Int32, upTo end: Int64, into hasher: inout SHA256?,
                            path: [UInt8]) throws(TransferError) {
         var offset: Int64 = 0
         let chunk = 1 << 20

@@ -44,7 +44,7 @@ extension TransferRunner {
         var files: [SFTPFile] = []
         defer { for client in clients.dropFirst() { client.close() } }
         do throws(SSHError) {
-            files.append(try lane.open(partial, .createTruncate, mode: (info.mode & 0o777) | 0o600))
+            files.append(try openNewRemote(lane, partial, mode: (info.mode & 0o777) | 0o600))
             for range in ranges.dropFirst() {
                 let client: SFTPClient
                 do throws(TransferError) { client = try remote.openLane(cancel: cancel) } catch {
@@ -107,7 +107,8 @@ extension TransferRunner {
             if acked[i] < Int64(range.count) { break }
         }
         if failure.kind == .connection { throw failure }
-        _ = try? remote.withMain { (c: SFTPClient) throws(SSHError) in
+        // The copy's channels stop at a cancel: a channel of its own does what is left.
+        _ = try? remote.afterCancel { (c: SFTPClient) throws(SSHError) in
             if failure.kind == .cancelled && options.keepPartialOnCancel && prefix > 0 {
                 try c.setStat(partial, SFTPAttributes(size: UInt64(prefix)))
                 if (try? c.posixRename(partial, to: resumable)) != true {

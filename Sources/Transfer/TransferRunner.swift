@@ -43,6 +43,8 @@ final class TransferRunner: Sendable {
     let events: @Sendable (TransferEvent) -> Void
     let limiter: RateLimiter?
     let local = LocalFiles()
+    /// A download's destination folder, held open (set once the plan is made).
+    let localRoot = Mutex<LocalDestination?>(nil)
     /// Files at least this big are split across lanes (`splitWays`).
     let splitThreshold: Int64
     let sharedState = Mutex(Shared())
@@ -57,7 +59,7 @@ final class TransferRunner: Sendable {
         var filesDone = 0
         var filesTotal = 0
         var bytesTotal: Int64 = 0
-        /// Folders this run made (nothing stale can be in them).
+        /// Folders this run made (nothing stale, and nothing of anyone else's, can be in them).
         var madeFolders: Set<[UInt8]> = []
         /// Partial names (`.NAME.essh-*.part`) found in a destination folder, listed once per run.
         var partialsIn: [[UInt8]: [[UInt8]]] = [:]
@@ -99,6 +101,11 @@ final class TransferRunner: Sendable {
             }
             plan = try TransferPlanner.plan(sources: sources, destination: destination, options: options,
                                             from: upload ? local : remote, to: upload ? remote : local)
+            if !upload { localRoot.withLock { $0 = nil } }
+            if !upload && plan.items.contains(where: { $0.info != nil }) {
+                let root = try LocalDestination(root: plan.root)
+                localRoot.withLock { $0 = root }
+            }
         } catch {
             return TransferSummary(outcomes: [], problem: error)
         }
@@ -108,13 +115,15 @@ final class TransferRunner: Sendable {
         }
         events(.planned(files: plan.files, bytes: plan.bytes))
         var fileIndexes: [Int] = []
-        // Folders and links first, in order (a folder before what is in it); files after, on lanes.
+        var linkIndexes: [Int] = []
+        // Folders first, in order (a folder before what is in it); files after, on lanes; links last, so no file of
+        // the copy is ever written through a link the copy made.
         for (i, item) in plan.items.enumerated() {
             if cancel?.isCancelled == true { break }
             switch item.action {
             case .copyFile: fileIndexes.append(i)
             case .makeDirectory: finish(i, makeDirectory(item))
-            case .makeLink(let target): finish(i, makeLink(item, target: target))
+            case .makeLink: linkIndexes.append(i)
             case .skip(let reason): finish(i, outcome(item, .skipped(reason: reason)))
             case .fail(let reason): finish(i, outcome(item, .failed(reason: reason)))
             }
@@ -132,6 +141,9 @@ final class TransferRunner: Sendable {
                 if !started { group.leave() }
             }
             group.wait()
+        }
+        for i in linkIndexes where cancel?.isCancelled != true {
+            if case .makeLink(let target) = plan.items[i].action { finish(i, makeLink(plan.items[i], target: target)) }
         }
         if options.preserve { preserveFolderTimes(plan) }
         return sharedState.withLock { s in
@@ -239,6 +251,14 @@ final class TransferRunner: Sendable {
 
     // MARK: - Folders, links, -p
 
+    /// The held destination folder of a download.
+    func localDestination() throws(TransferError) -> LocalDestination {
+        guard let root = localRoot.withLock({ $0 }) else {
+            throw TransferError(.localFile, "The destination folder on this machine is not open.")
+        }
+        return root
+    }
+
     private func makeDirectory(_ item: TransferItem) -> FileOutcome {
         let mode = (item.info?.mode ?? 0o755) | 0o700
         do throws(TransferError) {
@@ -252,10 +272,10 @@ final class TransferRunner: Sendable {
                         }
                     }
                 }
-            } else if try local.info(item.destination, followLinks: true)?.kind != .directory {
-                try local.makeDirectory(item.destination, mode: mode)
+                sharedState.withLock { _ = $0.madeFolders.insert(item.destination) }
+            } else if try localDestination().makeDirectory(item.destination, mode: mode) {
+                sharedState.withLock { _ = $0.madeFolders.insert(item.destination) }
             }
-            sharedState.withLock { _ = $0.madeFolders.insert(item.destination) }
             return outcome(item, .directoryMade)
         } catch {
             return outcome(item, .failed(reason: error.message))
@@ -272,12 +292,7 @@ final class TransferRunner: Sendable {
                     try c.makeSymbolicLink(item.destination, pointingTo: target)
                 }
             } else {
-                if try local.info(item.destination, followLinks: false)?.kind == .symlink {
-                    try local.remove(item.destination, recursive: false)
-                }
-                guard symlink(try LocalFiles.cPath(target), try LocalFiles.cPath(item.destination)) == 0 else {
-                    throw LocalFiles.error("make the link", item.destination)
-                }
+                try localDestination().makeLink(item.destination, target: target)
             }
             return outcome(item, .linkMade)
         } catch {
@@ -295,11 +310,8 @@ final class TransferRunner: Sendable {
                         permissions: info.mode, accessed: UInt32(clamping: info.accessed),
                         modified: UInt32(clamping: info.modified)))
                 }
-            } else if let p = try? LocalFiles.cPath(item.destination) {
-                _ = chmod(p, mode_t(info.mode))
-                var times = [timespec(tv_sec: Int(info.accessed), tv_nsec: 0),
-                             timespec(tv_sec: Int(info.modified), tv_nsec: 0)]
-                _ = utimensat(AT_FDCWD, p, &times, 0)
+            } else {
+                try? localDestination().setFolderAttributes(item.destination, info)
             }
         }
     }

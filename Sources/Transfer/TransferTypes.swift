@@ -195,6 +195,8 @@ public struct FileOutcome: Sendable, Equatable {
     public var resumedFrom: Int64?
     /// --resume could not append: why ("differs at byte 1,048,577").
     public var restartReason: String?
+    /// --resume kept a prefix: how it was proven equal to the source.
+    public var resumeProof: ResumeProof?
     public var checksum: ChecksumResult?
     public var seconds: Double
     /// False when the server has no posix-rename: an existing destination was removed, then the copy renamed into
