@@ -19,6 +19,22 @@ struct TUIFilesTests {
         return r.out
     }
 
+    /// On the Files screen of box: the server's pane into `sandbox` (a folder of the login folder), then the local
+    /// pane filtered to `local`, which is selected.
+    private static func serverFolderAndLocalFile(_ tmux: TmuxSession, sandbox: String, folder: String,
+                                                 local: String) throws {
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(sandbox)
+        try tmux.press("Enter")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "box: \(folder)")
+        try tmux.press("Tab")
+        try tmux.press("/")
+        try tmux.type(local)
+        try tmux.press("Enter")
+    }
+
     @Test func browseMarkCopyBothWaysRenameDeleteAndCancelABigCopy() throws {
         let s = try TestServers.require()
         let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
@@ -163,16 +179,7 @@ struct TUIFilesTests {
         try tmux.waitFor(text: "box")
         try tmux.press("f")
         try tmux.waitFor(text: "box: \(s.home)")
-        try tmux.press("Tab")
-        try tmux.press("/")
-        try tmux.type(sandbox)
-        try tmux.press("Enter")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "box: \(folder)")
-        try tmux.press("Tab")
-        try tmux.press("/")
-        try tmux.type("app.conf")
-        try tmux.press("Enter")
+        try Self.serverFolderAndLocalFile(tmux, sandbox: sandbox, folder: folder, local: "app.conf")
 
         try tmux.press("F5")
         try tmux.waitFor(text: "app.conf is in box:\(folder) already.")
@@ -246,16 +253,7 @@ struct TUIFilesTests {
         try tmux.press("Home")
         try tmux.press("f")
         try tmux.waitFor(text: "box: \(s.home)")
-        try tmux.press("Tab")
-        try tmux.press("/")
-        try tmux.type(sandbox)
-        try tmux.press("Enter")
-        try tmux.press("Enter")
-        try tmux.waitFor(text: "box: \(folder)")
-        try tmux.press("Tab")
-        try tmux.press("/")
-        try tmux.type("app.conf")
-        try tmux.press("Enter")
+        try Self.serverFolderAndLocalFile(tmux, sandbox: sandbox, folder: folder, local: "app.conf")
         try tmux.press("m")
         let done = try tmux.waitFor(text: "2 of 2 done", timeout: 30)
         let box = done.first { $0.hasPrefix("  box ") } ?? ""
