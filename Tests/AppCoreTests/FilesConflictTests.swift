@@ -134,6 +134,19 @@ import TUIKit
                                                             newName: Self.bytes("a.sh.1")))
     }
 
+    @Test func aLinkOrADeviceWhereTheFileWouldGoIsNeverOverwritten() {
+        var state = Self.opened(remote: [T.row("notes.txt", .symlink), T.row("a.sh", .other)],
+                                marked: ["a.sh", "notes.txt"])
+        #expect(Fixtures.keys(&state, .function(5)).isEmpty)
+        #expect(Self.question(state) == nil, "nothing to ask")
+        #expect(state.notice == "Nothing was copied. 2 names are taken in web1:/srv by what is no regular file "
+                + "(“a.sh”, “notes.txt”): they are not overwritten, and not copied.")
+        var one = Self.opened(remote: [T.row("notes.txt", .symlink)])
+        Fixtures.keys(&one, .end, .function(5))
+        #expect(one.notice == "Nothing was copied. “notes.txt” is a link in web1:/srv: it is not overwritten, "
+                + "and not copied.")
+    }
+
     @Test func escCancelsTheWholeCopy() {
         var state = Self.opened(remote: [T.row("a.sh"), T.row("notes.txt")], marked: ["a.sh", "big.iso", "notes.txt"])
         Fixtures.keys(&state, .function(5))

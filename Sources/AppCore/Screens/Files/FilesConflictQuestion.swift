@@ -2,8 +2,9 @@
 /// the overlay stack, as termscp and mc ask — overwrite, skip, copy under a free name, or the same for every name
 /// left. What was decided waits here until the last answer queues the copy; Esc copies nothing.
 ///
-/// Only files and links are asked about: a folder onto a folder of its name merges, and an entry whose name is taken
-/// by something that is no file (a folder, a device) is never overwritten: it is left out and said.
+/// Only files and links copied are asked about, and only over a regular file: a folder onto a folder of its name
+/// merges, and an entry whose name is taken by anything else (a folder, a link, a device) is never overwritten — the
+/// copy engine would refuse it too — so it is left out and said.
 struct FilesConflictQuestion: Sendable, Equatable {
     /// An entry copied and the one of its name in the destination.
     struct Conflict: Sendable, Equatable {
@@ -30,7 +31,7 @@ struct FilesConflictQuestion: Sendable, Equatable {
     private(set) var renamed: [Rename] = []
     /// The names an answer skipped.
     private(set) var skipped: [[UInt8]] = []
-    /// The names left out because what has that name in the destination is no file.
+    /// The names left out because what has that name in the destination is no regular file.
     private(set) var refused: [FileRow] = []
     /// The conflicts still to answer; the first is asked now.
     private(set) var pending: [Conflict] = []
@@ -58,7 +59,7 @@ struct FilesConflictQuestion: Sendable, Equatable {
                 copied.append(row.name)
                 continue
             }
-            if Self.isFileLike(other) {
+            if other.kind == .file {
                 pending.append(Conflict(source: row, existing: other))
             } else {
                 refused.append(other)
@@ -67,7 +68,7 @@ struct FilesConflictQuestion: Sendable, Equatable {
         total = pending.count
     }
 
-    /// A file, or a link that does not lead to a folder: what a copy would write over.
+    /// A file, or a link that does not lead to a folder: what is copied as one file.
     static func isFileLike(_ row: FileRow) -> Bool {
         row.kind == .file || (row.kind == .symlink && !row.linksToDirectory)
     }

@@ -61,10 +61,8 @@ extension Update {
         if let only = question.refused.first, question.refused.count == 1 {
             parts.append("“\(only.displayName)” is \(what(only)) in \(into): it is not overwritten, and not copied.")
         } else if !question.refused.isEmpty {
-            let names = question.refused.prefix(3).map { "“\($0.displayName)”" }.joined(separator: ", ")
-                + (question.refused.count > 3 ? ", …" : "")
-            parts.append("\(question.refused.count) names are taken in \(into) by what is no file (\(names)): "
-                + "they are not overwritten, and not copied.")
+            parts.append("\(question.refused.count) names are taken in \(into) by what is no regular file "
+                + "(\(quoted(question.refused.map(\.name)))): they are not overwritten, and not copied.")
         }
         guard !parts.isEmpty else { return nil }
         return (question.requests.isEmpty ? "Nothing was copied. " : "") + parts.joined(separator: " ")
@@ -74,7 +72,7 @@ extension Update {
     private static func what(_ row: FileRow) -> String {
         switch row.kind {
         case .directory: return "a folder"
-        case .symlink: return "a link to a folder"
+        case .symlink: return row.linksToDirectory ? "a link to a folder" : "a link"
         case .file, .other: return "no regular file"
         }
     }

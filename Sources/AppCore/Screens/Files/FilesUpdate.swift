@@ -492,11 +492,14 @@ extension Update {
     /// `..`, `a/b`, a NUL byte), which are never shown or used.
     static func omittedSentence(_ screen: FilesState, _ side: FilesSide, _ names: [[UInt8]]) -> String {
         let who = side == .local ? "This machine" : screen.serverName
-        let shown = names.prefix(3).map { "“\(FileRow.display($0))”" }.joined(separator: ", ")
-            + (names.count > 3 ? ", …" : "")
         let count = CountText.text(names.count, "name")
-        return "\(who) listed \(count) that \(names.count == 1 ? "is no file name" : "are not file names") (\(shown)); "
-            + "\(names.count == 1 ? "it is" : "they are") not shown."
+        return "\(who) listed \(count) that \(names.count == 1 ? "is no file name" : "are not file names") "
+            + "(\(quoted(names))); \(names.count == 1 ? "it is" : "they are") not shown."
+    }
+
+    /// The first three names in quotes for a sentence (`“a”, “b”, “c”, …`), sanitised.
+    static func quoted(_ names: [[UInt8]]) -> String {
+        names.prefix(3).map { "“\(FileRow.display($0))”" }.joined(separator: ", ") + (names.count > 3 ? ", …" : "")
     }
 
     /// What the status line says when a copy ends.
