@@ -53,6 +53,29 @@ struct FilesWorkerTests {
         #expect(left == [".big.bin.essh-zzzzzzzz.part", "big.bin.part", "other.bin"])
     }
 
+    /// A listing as a hostile server might send it.
+    struct ListingOnly: FileSide {
+        var names: [[UInt8]]
+        func list(_ directory: [UInt8]) throws(TransferError) -> [FileEntry] {
+            names.map { FileEntry(name: $0, info: FileInfo(kind: .regular, size: 1, mode: 0o644, modified: 0,
+                                                           accessed: 0), owner: "x") }
+        }
+        func info(_ path: [UInt8], followLinks: Bool) throws(TransferError) -> FileInfo? { nil }
+        func makeDirectory(_ path: [UInt8], mode: UInt32) throws(TransferError) {}
+        func rename(_ from: [UInt8], to: [UInt8]) throws(TransferError) {}
+        func remove(_ path: [UInt8], recursive: Bool) throws(TransferError) {}
+        func changeMode(_ path: [UInt8], to mode: UInt32) throws(TransferError) {}
+        func readPrefix(_ path: [UInt8], limit: Int) throws(TransferError) -> [UInt8] { [] }
+    }
+
+    @Test func namesThatAreNoPathComponentAreNeitherShownNorUsedButReported() throws {
+        let names = [Self.bytes("ok.txt"), Self.bytes("../x"), Self.bytes("a/b"), Self.bytes(".."), [0x61, 0, 0x62],
+                     [], Self.bytes("fine")]
+        let listing = try FilesWorker.rows(ListingOnly(names: names), Self.bytes("/srv"))
+        #expect(listing.rows.map(\.name) == [Self.bytes("ok.txt"), Self.bytes("fine")])
+        #expect(listing.omitted == [Self.bytes("../x"), Self.bytes("a/b"), Self.bytes(".."), [0x61, 0, 0x62], []])
+    }
+
     @Test func aCopysProgressIsMergedToTheNewestUnreadFigures() {
         let queue = MessageQueue(waker: MessageQueueTests.CountingWaker())
         func progress(_ done: Int64) -> TransferProgress {

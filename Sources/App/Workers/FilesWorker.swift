@@ -156,8 +156,9 @@ final class FilesWorker: Sendable {
 
     /// The server's pane starts in the session's folder when there is one (and it can be listed), else at home.
     private func listRemoteStart(session: Int, _ remote: RemoteFiles, folder: String?) {
-        if let folder, let path = try? remote.realPath(Array(folder.utf8)), let entries = try? rows(remote, path) {
-            return post(.files(.listed(session: session, .remote, path: path, entries: entries, select: nil)))
+        if let folder, let path = try? remote.realPath(Array(folder.utf8)), let listing = try? Self.rows(remote, path) {
+            return post(.files(.listed(session: session, .remote, path: path, entries: listing.rows, select: nil,
+                                       omitted: listing.omitted)))
         }
         do throws(TransferError) {
             let home = try remote.home()
@@ -209,16 +210,23 @@ final class FilesWorker: Sendable {
 
     private func listed(session: Int, _ side: FilesSide, files: any FileSide, path: [UInt8], select: [UInt8]?) {
         do throws(TransferError) {
-            let entries = try rows(files, path)
-            post(.files(.listed(session: session, side, path: path, entries: entries, select: select)))
+            let listing = try Self.rows(files, path)
+            post(.files(.listed(session: session, side, path: path, entries: listing.rows, select: select,
+                                omitted: listing.omitted)))
         } catch {
             post(.files(.listFailed(session: session, side, path: path, error.message)))
         }
     }
 
-    /// A folder's entries as the screen's rows; a symlink is looked through to tell whether Enter opens it.
-    private func rows(_ files: any FileSide, _ path: [UInt8]) throws(TransferError) -> [FileRow] {
-        try files.list(path).map { entry in
+    /// A folder's entries as the screen's rows; a symlink is looked through to tell whether Enter opens it. A name
+    /// that is not one path component (`..`, `a/b`, a NUL byte: a hostile or broken server) is never shown or used:
+    /// it is left out of the rows and returned in `omitted`, for the screen to say once.
+    static func rows(_ files: any FileSide, _ path: [UInt8]) throws(TransferError)
+        -> (rows: [FileRow], omitted: [[UInt8]])
+    {
+        let entries = try files.list(path)
+        let omitted = entries.filter { PathBytes.componentProblem($0.name) != nil }.map(\.name)
+        let rows = entries.filter { PathBytes.componentProblem($0.name) == nil }.map { entry in
             var linksToDirectory = false
             if entry.info.kind == .symlink {
                 let target = try? files.info(FilePath.join(path, entry.name), followLinks: true)
@@ -228,6 +236,7 @@ final class FilesWorker: Sendable {
                            mode: entry.info.mode & 0o7777, owner: entry.owner, modified: entry.info.modified,
                            linksToDirectory: linksToDirectory)
         }
+        return (rows, omitted)
     }
 
     static func kind(_ kind: FileKind) -> FileRow.Kind {
