@@ -7,7 +7,8 @@ import TestSupport
 /// question) on the server; a 2 GiB copy shows its progress, answers keys, pauses keeping its partial, resumes, and
 /// Esc cancels it leaving neither the file nor its partial on the server; a session's F11 opens the server's pane
 /// in the folder of its last cd; `m` copies to a good and a refusing marked server with a row each; a password login
-/// is asked over the screen; a server behind a bastion is reached through it.
+/// is asked over the screen; a server behind a bastion is reached through it; F5 onto a name that is there asks
+/// first; names a hostile server lists that are no file names are not shown.
 @Suite("essh TUI: files", .serialized)
 struct TUIFilesTests {
     /// Runs `command` on the test server as the test user (the test's own check of what arrived).
@@ -207,6 +208,38 @@ struct TUIFilesTests {
         try tmux.waitFor(text: "Copied 1 file")
         #expect(try Self.remote(s, "cat \(folder)/app.conf") == "new\n")
         #expect(try Self.remote(s, "ls \(folder)").split(separator: "\n").sorted() == ["app.conf", "app.conf.1"])
+    }
+
+    /// A server listing names that are no file names (`../escape`, `a/b`, `/tmp/x`, a NUL): the pane shows none of
+    /// them, only the honest entries, and the status line says once what was left out.
+    @Test func namesAServerListsThatAreNoFileNamesAreNotShown() throws {
+        let hostile = try HostileSFTPServer(HostileSFTPServer.Scenario([
+            .folder("tree", [
+                .file("ok.txt", "hello\n"), .file("../escape", "x"), .file("a/b", "y"), .file("/tmp/x", "z"),
+                .file(.bytes([0x6E, 0x00, 0x75, 0x6C]), "nul"),
+            ]),
+        ]))
+        defer { hostile.stop() }
+        let essh = try EsshInTmux(servers: [.init("liar", host: hostile.host, port: hostile.port)], width: 120,
+                                  height: 30)
+        defer { essh.stop() }
+        let known = try #require(FileHandle(forWritingAtPath: essh.knownHosts))
+        try known.seekToEnd()
+        try known.write(contentsOf: Data((hostile.knownHostsLine + "\n").utf8))
+        try known.close()
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "liar")
+        try tmux.press("f")
+        try tmux.waitFor(text: "liar: /home/hostile")
+        try tmux.press("Tab")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "liar: /home/hostile/tree")
+        try tmux.waitFor(text: "ok.txt")
+        let screen = try tmux.waitFor(
+            text: "liar listed 4 names that are not file names (“../escape”, “a/b”, “/tmp/x”, …); they are not shown.")
+        let pane = screen.filter { $0.contains("│") }.joined(separator: "\n")
+        #expect(!pane.contains("escape") && !pane.contains("a/b") && !pane.contains("tmp/x")
+                && !pane.contains("n␀ul"), "\(screen.joined(separator: "\n"))")
     }
 
     @Test func f11InASessionStartsInTheFolderOfItsLastCdAndGoesBackToIt() throws {
