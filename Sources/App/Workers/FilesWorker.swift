@@ -34,9 +34,19 @@ final class FilesWorker: Sendable {
         var keepPartial: Bool
     }
 
+    /// A copy of one opening of the screen (its ids start at 1 on every opening).
+    private struct PausedCopy: Hashable {
+        var session: Int
+        var id: Int
+    }
+
     private struct Shared {
         var connection = Connection(session: 0)
         var copies: [Int: Running] = [:]
+        /// The destinations a paused copy had started, by its id: their partials stay for the resume, and an Esc
+        /// during the resume removes them even when it came before the resumed run started any file (while the kept
+        /// prefix is still being proven).
+        var paused: [PausedCopy: [[UInt8]]] = [:]
         var runners: [ObjectIdentifier: FleetRunner] = [:]
     }
 
@@ -179,6 +189,7 @@ final class FilesWorker: Sendable {
         copyQueue.async { [self] in
             queue.async { [self] in
                 let connection = shared.withLock { shared -> Connection? in
+                    shared.paused = shared.paused.filter { $0.key.session != session }
                     guard shared.connection.session == session else { return nil }
                     defer { shared.connection = Connection(session: 0) }
                     return shared.connection
@@ -335,7 +346,10 @@ final class FilesWorker: Sendable {
             let text = InterfaceWords.sentence(error)
             return post(.files(.transfer(session: session, id: id, .finished(.stopped(text)))))
         }
-        shared.withLock { $0.copies[id] = Running(session: session, cancel: cancel, keepPartial: true) }
+        let earlier = shared.withLock { shared -> [[UInt8]] in
+            shared.copies[id] = Running(session: session, cancel: cancel, keepPartial: true)
+            return shared.paused.removeValue(forKey: PausedCopy(session: session, id: id)) ?? []
+        }
         running.enter()
         copyQueue.async { [self] in
             defer { running.leave() }
@@ -347,7 +361,7 @@ final class FilesWorker: Sendable {
             let transfer = TransferRequest(direction: request.from == .local ? .upload : .download,
                                            sources: request.sources, destination: request.target,
                                            options: options)
-            let started = Mutex<[[UInt8]]>([])
+            let started = Mutex<[[UInt8]]>(earlier)
             let post = post
             let began = Date()
             let summary = Transfer.run(transfer, remote: remote, cancel: cancel) { event in
@@ -355,7 +369,7 @@ final class FilesWorker: Sendable {
                 case .planned(let files, let bytes):
                     post(.files(.transfer(session: session, id: id, .planned(files: files, bytes: bytes))))
                 case .fileStarted(_, let destination, _, _):
-                    started.withLock { $0.append(destination) }
+                    started.withLock { if !$0.contains(destination) { $0.append(destination) } }
                 case .progress(let progress):
                     post(.files(.transfer(session: session, id: id, .progress(progress))))
                 case .fileFinished(let outcome):
@@ -368,6 +382,8 @@ final class FilesWorker: Sendable {
             if cancel.isCancelled, summary.problem != nil || !summary.allArrived {
                 if keep {
                     end = .paused
+                    let kept = started.withLock { $0 }
+                    shared.withLock { $0.paused[PausedCopy(session: session, id: id)] = kept }
                 } else {
                     let receiving: any FileSide = request.from == .local ? remote : local
                     Self.removePartials(of: started.withLock { $0 }, on: receiving)
