@@ -241,8 +241,14 @@ extension TransferRunner {
     /// A new file on the server, never written through a link planted at its name: whatever is there (an older
     /// partial, a link) is removed — a link itself, not what it points to — and the file is made with `O_EXCL`.
     func openNewRemote(_ lane: SFTPClient, _ path: [UInt8], mode: UInt32) throws(SSHError) -> SFTPFile {
-        if try RemoteFiles.info(lane, path, followLinks: false) != nil { try lane.remove(path) }
-        return try lane.open(path, .createNew, mode: mode)
+        do throws(SSHError) {
+            return try lane.open(path, .createNew, mode: mode)
+        } catch where error.sftpStatus == .failure || error.sftpStatus == .alreadyExists {
+            // SFTP version 3 says "failure" for a name that is taken (OpenSSH maps EEXIST so).
+            guard try RemoteFiles.info(lane, path, followLinks: false) != nil else { throw error }
+            try lane.remove(path)
+            return try lane.open(path, .createNew, mode: mode)
+        }
     }
 
     /// Why an upload may not replace what is at `destination` on the server (nil: nothing, or a regular file).

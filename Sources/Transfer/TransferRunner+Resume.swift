@@ -12,33 +12,11 @@ extension TransferRunner {
     /// A download's partial (open as `partialFD`, `partialSize` bytes) against the server's `file`.
     func proveDownloadPrefix(_ item: TransferItem, _ info: FileInfo, partialFD: Int32, partialSize: Int64,
                              file: SFTPFile) throws(TransferError) -> ProvenResume {
-        let candidate = ResumeDecision.decide(partialSize: partialSize, sourceSize: info.size)
-        switch candidate {
-        case .append, .complete:
-            return try proveDownload(candidate, item, partialFD: partialFD, partialSize: partialSize, file: file)
-        default:
-            return (candidate, nil)
-        }
-    }
-
-    private func proveDownload(_ candidate: ResumeDecision, _ item: TransferItem, partialFD: Int32, partialSize: Int64,
-                               file: SFTPFile) throws(TransferError) -> ProvenResume {
-        if let remoteHex = serverDigest(of: item.source, prefix: partialSize) {
-            let localHex = try localDigest(partialFD, upTo: partialSize, path: item.destination)
-            return (ResumeDecision.proven(candidate, differsAt: localHex == remoteHex ? nil : 0, by: .sha256), .sha256)
-        }
-        let differs: Int64?
-        do throws(SSHError) {
+        try prove(ResumeDecision.decide(partialSize: partialSize, sourceSize: info.size), size: partialSize,
+                  remotePath: item.source, localFD: partialFD, localPath: item.destination) { () throws(SSHError) in
             try file.seek(to: 0)
-            differs = try firstDifference(partialSize) { buffer, offset throws(SSHError) in
-                try readFully(file, into: buffer)
-            } local: { buffer, offset in
-                pread(partialFD, buffer.baseAddress!, buffer.count, off_t(offset))
-            }
-        } catch {
-            throw remoteFailure(error, item.source)
+            return file
         }
-        return (ResumeDecision.proven(candidate, differsAt: differs, by: .readBack), .readBack)
     }
 
     /// An upload's partial `partial` on the server against this machine's `localFD`.
@@ -51,26 +29,35 @@ extension TransferRunner {
             throw remoteFailure(error, item.destination)
         }
         guard let existing, existing.kind == .regular else { return (.fresh, nil) }
-        let candidate = ResumeDecision.decide(partialSize: existing.size, sourceSize: info.size)
+        return try prove(ResumeDecision.decide(partialSize: existing.size, sourceSize: info.size), size: existing.size,
+                         remotePath: partial, localFD: localFD, localPath: item.source) { () throws(SSHError) in
+            try lane.open(partial, .read)
+        }
+    }
+
+    /// Proves the first `size` bytes of `remotePath` equal to those of `localFD` when `candidate` keeps a prefix:
+    /// by digests where the server runs a command, else by reading the server's file (`open` gives it at byte 0).
+    private func prove(_ candidate: ResumeDecision, size: Int64, remotePath: [UInt8], localFD: Int32,
+                       localPath: [UInt8],
+                       open: () throws(SSHError) -> SFTPFile) throws(TransferError) -> ProvenResume {
         switch candidate {
         case .append, .complete: break
         default: return (candidate, nil)
         }
-        if let remoteHex = serverDigest(of: partial, prefix: existing.size) {
-            let localHex = try localDigest(localFD, upTo: existing.size, path: item.source)
+        if let remoteHex = serverDigest(of: remotePath, prefix: size) {
+            let localHex = try localDigest(localFD, upTo: size, path: localPath)
             return (ResumeDecision.proven(candidate, differsAt: localHex == remoteHex ? nil : 0, by: .sha256), .sha256)
         }
         let differs: Int64?
         do throws(SSHError) {
-            let file = try lane.open(partial, .read)
-            defer { try? file.close() }
-            differs = try firstDifference(existing.size) { buffer, _ throws(SSHError) in
+            let file = try open()
+            differs = try firstDifference(size) { buffer throws(SSHError) in
                 try readFully(file, into: buffer)
             } local: { buffer, offset in
                 pread(localFD, buffer.baseAddress!, buffer.count, off_t(offset))
             }
         } catch {
-            throw remoteFailure(error, item.destination)
+            throw remoteFailure(error, remotePath)
         }
         return (ResumeDecision.proven(candidate, differsAt: differs, by: .readBack), .readBack)
     }
@@ -95,7 +82,7 @@ extension TransferRunner {
     /// Compares `count` bytes read in order from both sides; the first differing byte (from 1), 0 when one side ends
     /// early, nil when all are equal.
     private func firstDifference(_ count: Int64,
-                                 remote: (UnsafeMutableRawBufferPointer, Int64) throws(SSHError) -> Int,
+                                 remote: (UnsafeMutableRawBufferPointer) throws(SSHError) -> Int,
                                  local: (UnsafeMutableRawBufferPointer, Int64) -> Int) throws(SSHError) -> Int64? {
         let chunk = Transfer.window
         let a = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -108,7 +95,7 @@ extension TransferRunner {
         while offset < count {
             if cancel?.isCancelled == true { throw SSHError(.cancelled, "cancelled", "The copy was cancelled.") }
             let want = Int(min(Int64(chunk), count - offset))
-            let got = try remote(UnsafeMutableRawBufferPointer(rebasing: a[0..<want]), offset)
+            let got = try remote(UnsafeMutableRawBufferPointer(rebasing: a[0..<want]))
             var have = 0
             while have < got {
                 let n = local(UnsafeMutableRawBufferPointer(rebasing: b[have..<got]), offset + Int64(have))

@@ -8,6 +8,30 @@ import TestSupport
 @Suite(.serialized) struct CopyHostileTests {
     static let outside = "/tmp/essh-cli-hostile-\(UUID().uuidString.prefix(8))"
 
+    /// A victim folder outside every destination, the hostile server serving `scenario(victim:)`, and a home with
+    /// its own database.
+    final class Setup {
+        let victim: TempDir
+        let server: HostileSFTPServer
+        let home: TempDir
+        var environment: [String: String] { ["ESSH_DB": home.file("essh.db"), "HOME": home.path] }
+        init() throws {
+            victim = try TempDir()
+            server = try HostileSFTPServer(CopyHostileTests.scenario(victim: victim.path))
+            home = try TempDir()
+        }
+        deinit {
+            server.stop()
+            victim.cleanup()
+            home.cleanup()
+        }
+        /// Nothing reached the victim folder, the absolute name or a folder above the destination.
+        func nothingOutside(_ r: RunResult) {
+            #expect(CopyHostileTests.everything(below: victim.path).isEmpty, "\(r.err)")
+            #expect(!FileManager.default.fileExists(atPath: CopyHostileTests.outside))
+        }
+    }
+
     static func scenario(victim: String) -> HostileSFTPServer.Scenario {
         .init([
             .folder("tree", [
@@ -40,22 +64,16 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(2))) func aRecursiveDownloadRefusesWhatIsNotAFileNameAndWritesNothingOutside() throws {
-        let victim = try TempDir()
-        defer { victim.cleanup() }
-        let server = try HostileSFTPServer(Self.scenario(victim: victim.path))
-        defer { server.stop() }
-        let home = try TempDir()
-        defer { home.cleanup() }
-        let jail = home.file("jail")
+        let t = try Setup()
+        let jail = t.home.file("jail")
         try FileManager.default.createDirectory(atPath: jail + "/dest", withIntermediateDirectories: true)
-        let r = try Binary.runEssh(["cp", "-r", "--known-hosts", server.knownHostsFile, "-i", server.clientKey,
-                                    "-P", String(server.port), "anyone@127.0.0.1:tree", jail + "/dest/"],
-                                   environment: ["ESSH_DB": home.file("essh.db"), "HOME": home.path], timeout: 60)
+        let r = try Binary.runEssh(["cp", "-r", "--known-hosts", t.server.knownHostsFile, "-i", t.server.clientKey,
+                                    "-P", String(t.server.port), "anyone@127.0.0.1:tree", jail + "/dest/"],
+                                   environment: t.environment, timeout: 60)
         #expect(r.status == 1, "\(r.err)")
         #expect(Self.withoutLoop(below: jail) == ["dest", "dest/tree", "dest/tree/ok.txt"], "\(r.err)")
         #expect(Self.loopLevels(below: jail) == 64, "the loop is walked 64 folders deep, no further")
-        #expect(Self.everything(below: victim.path).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: Self.outside))
+        t.nothingOutside(r)
         for said in ["“../../escape”", "“\(Self.outside)”", "more than once", "more than 64 folders deep"] {
             #expect(r.err.contains(said), "\(said): \(r.err)")
         }
@@ -64,26 +82,19 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(2))) func aFleetPullFromALyingServerStaysInItsServersFolder() throws {
-        let victim = try TempDir()
-        defer { victim.cleanup() }
-        let server = try HostileSFTPServer(Self.scenario(victim: victim.path))
-        defer { server.stop() }
-        let home = try TempDir()
-        defer { home.cleanup() }
-        let env = ["ESSH_DB": home.file("essh.db"), "HOME": home.path]
-        let added = try Binary.runEssh(["servers", "add", "evil", "--host", "127.0.0.1", "--port", String(server.port),
-                                        "--user", "anyone", "--key", server.clientKey, "--tag", "lab"],
-                                       environment: env)
+        let t = try Setup()
+        let added = try Binary.runEssh(["servers", "add", "evil", "--host", "127.0.0.1", "--port",
+                                        String(t.server.port), "--user", "anyone", "--key", t.server.clientKey,
+                                        "--tag", "lab"], environment: t.environment)
         #expect(added.status == 0, "\(added.err)")
-        let collected = home.file("collected")
+        let collected = t.home.file("collected")
         try FileManager.default.createDirectory(atPath: collected, withIntermediateDirectories: false)
-        let r = try Binary.runEssh(["cp", "-r", "--known-hosts", server.knownHostsFile, "--tag", "lab", ":tree",
-                                    collected + "/"], environment: env, timeout: 60)
+        let r = try Binary.runEssh(["cp", "-r", "--known-hosts", t.server.knownHostsFile, "--tag", "lab", ":tree",
+                                    collected + "/"], environment: t.environment, timeout: 60)
         #expect(r.status == 1, "\(r.out)\n\(r.err)")
         #expect(Self.withoutLoop(below: collected) == ["evil", "evil/tree", "evil/tree/ok.txt"], "\(r.out)\n\(r.err)")
-        #expect(Self.everything(below: victim.path).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: Self.outside))
-        #expect(!FileManager.default.fileExists(atPath: home.file("escape")))
+        t.nothingOutside(r)
+        #expect(!FileManager.default.fileExists(atPath: t.home.file("escape")))
         #expect((r.out + r.err).contains("“../../escape”"), "\(r.out)\n\(r.err)")
     }
 }

@@ -11,33 +11,11 @@ import Transfer
 @Suite(.serialized) struct HostileCopyTests {
     typealias Entry = HostileSFTPServer.Entry
 
-    /// A session to `server` and its files.
-    final class Connection {
-        let session: SSHSession
-        let remote: RemoteFiles
-        init(_ server: HostileSFTPServer) throws {
-            var o = ConnectOptions(host: server.host, port: server.port, user: "anyone",
-                                   knownHostsFile: server.knownHostsFile)
-            o.globalKnownHostsFiles = []
-            o.identityFiles = [server.clientKey]
-            o.useAgent = false
-            o.connectTimeout = 10
-            session = try SSHSession.connect(o)
-            remote = try RemoteFiles(session: session, host: "hostile")
-        }
-        deinit {
-            remote.close()
-            session.disconnect()
-        }
-    }
-
     /// Every path below `folder` (relative, sorted), links not followed.
     static func everything(below folder: String) -> [String] {
         var out: [String] = []
-        let base = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         while let next = walker.nextObject() as? String { out.append(next) }
-        _ = base
         return out.sorted()
     }
 
@@ -61,7 +39,7 @@ import Transfer
             ]),
         ]))
         defer { server.stop() }
-        let c = try Connection(server)
+        let c = try HostileConnection(server)
         let jail = try TempDir()
         defer { jail.cleanup() }
         let destination = jail.file("dest")
@@ -102,7 +80,7 @@ import Transfer
             ]),
         ]))
         defer { server.stop() }
-        let c = try Connection(server)
+        let c = try HostileConnection(server)
         let here = try TempDir()
         defer { here.cleanup() }
         let summary = Transfer.run(request(.download, [Self.bytes("tree")], Self.bytes(here.path + "/")) {
@@ -125,7 +103,7 @@ import Transfer
             .folder("tree", [.loop("loop"), .file("ok.txt", "fine\n")]),
         ]))
         defer { server.stop() }
-        let c = try Connection(server)
+        let c = try HostileConnection(server)
         let here = try TempDir()
         defer { here.cleanup() }
         let summary = Transfer.run(request(.download, [Self.bytes("tree")], Self.bytes(here.path + "/")) {
@@ -151,7 +129,7 @@ import Transfer
         let source = (0..<size).map { fill[$0 % fill.count] }
         let server = try HostileSFTPServer(.init([.file("big", size: UInt64(size), fill: fill)]))
         defer { server.stop() }
-        let c = try Connection(server)
+        let c = try HostileConnection(server)
         let here = try TempDir()
         defer { here.cleanup() }
         let info = try #require(try c.remote.info(Self.bytes("big")))

@@ -27,25 +27,11 @@ import Transfer
         ]),
     ])
 
-    func connect(_ server: HostileSFTPServer) throws -> (SSHSession, RemoteFiles) {
-        var o = ConnectOptions(host: server.host, port: server.port, user: "anyone",
-                               knownHostsFile: server.knownHostsFile)
-        o.globalKnownHostsFiles = []
-        o.identityFiles = [server.clientKey]
-        o.useAgent = false
-        o.connectTimeout = 10
-        let session = try SSHSession.connect(o)
-        return (session, try RemoteFiles(session: session, host: "hostile"))
-    }
-
     @Test func rawNamesArriveUnchanged() throws {
         let server = try HostileSFTPServer(Self.scenario)
         defer { server.stop() }
-        let (session, remote) = try connect(server)
-        defer {
-            remote.close()
-            session.disconnect()
-        }
+        let connection = try HostileConnection(server)
+        let remote = connection.remote
         #expect(try remote.home() == Array("/home/hostile".utf8))
         let entries = try remote.list(Array("tree".utf8))
         #expect(entries.map(\.name) == [
@@ -75,11 +61,8 @@ import Transfer
     @Test func aMissingFolderAndARefusedUploadAreSFTPErrors() throws {
         let server = try HostileSFTPServer(.init([.folder("tree", [.folder("locked").failing(.opendir)])]))
         defer { server.stop() }
-        let (session, remote) = try connect(server)
-        defer {
-            remote.close()
-            session.disconnect()
-        }
+        let connection = try HostileConnection(server)
+        let remote = connection.remote
         #expect(try remote.info(Array("missing".utf8)) == nil)
         #expect(throws: TransferError.self) { try remote.list(Array("tree/locked".utf8)) }
         #expect(throws: TransferError.self) { try remote.makeDirectory(Array("tree/new".utf8)) }

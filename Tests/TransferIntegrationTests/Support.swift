@@ -108,3 +108,23 @@ func request(_ direction: TransferDirection, _ sources: [[UInt8]], _ destination
     configure(&o)
     return TransferRequest(direction: direction, sources: sources, destination: destination, options: o)
 }
+
+/// A session to a hostile SFTP server (TestSupport's HostileSFTPServer) as any user with its client key, and its files.
+final class HostileConnection {
+    let session: SSHSession
+    let remote: RemoteFiles
+    init(_ server: HostileSFTPServer) throws {
+        var o = ConnectOptions(host: server.host, port: server.port, user: "anyone",
+                               knownHostsFile: server.knownHostsFile)
+        o.globalKnownHostsFiles = []
+        o.identityFiles = [server.clientKey]
+        o.useAgent = false
+        o.connectTimeout = 10
+        session = try SSHSession.connect(o)
+        remote = try RemoteFiles(session: session, host: "hostile")
+    }
+    deinit {
+        remote.close()
+        session.disconnect()
+    }
+}
