@@ -6,9 +6,13 @@
 #   libssh2-from-debian.sh build             fetch and build now if needed (prints what it did)
 #   libssh2-from-debian.sh origin            one line: where the library comes from
 #   libssh2-from-debian.sh apt-package       the Debian package to install for it ("" when the build provides it)
+#   libssh2-from-debian.sh asan              the same source and patches built with AddressSanitizer (-O1 -g, static)
+#                                            into .build-libssh2-asan/install, for Tests/LibSSH2 (fast when built)
 #
-# eSSH's own patches (Sources/CLibSSH2/patches/*.patch, applied in name order with `patch -p1`) go on top of Debian's
-# source; the build is redone when they change. The system's library, when used, has none of them.
+# eSSH's own patches (Sources/CLibSSH2/patches/*.patch, applied in name order with `patch -p1 --fuzz=0`) go on top of
+# Debian's source; the build is redone when they change. A hunk that no longer matches exactly stops the build with a
+# sentence naming the patch (never a hunk landed in the wrong place). The system's library, when used, has none of
+# them. docs/SECURITY.md lists the security patches and their tests.
 #
 # The source comes from Debian's archive through an apt configuration private to the build folder (its own
 # sources.list with one `deb-src … trixie main` line, its own lists and cache): the machine's apt sources are never
@@ -25,6 +29,7 @@ SUITE="${ESSH_LIBSSH2_SUITE:-trixie}"
 WANT="1.11"
 RETRY="make libssh2"
 PATCHES="$HERE/patches"
+ASAN_DIR="${ESSH_LIBSSH2_ASAN_DIR:-$ROOT/.build-libssh2-asan}"
 
 say() { printf 'libssh2: %s\n' "$*" >&2; }
 die() { printf 'libssh2: %s\n' "$*" >&2; exit 1; }
@@ -112,6 +117,20 @@ fetch() {
     basename "$dsc" .dsc >"$DIR/src/package"
 }
 
+# Apply eSSH's patches in name order to the unpacked source $1, logging to $2. --fuzz=0: every hunk's context must
+# match exactly (an offset is fine); --forward: a patch already in Debian's source is an error, not skipped quietly.
+apply_patches() {
+    local src="$1" log="$2" patch
+    for patch in "$PATCHES"/*.patch; do
+        [ -e "$patch" ] || continue
+        say "applying $(basename "$patch")"
+        printf '== %s\n' "$(basename "$patch")" >>"$log"
+        if ! (cd "$src" && patch -p1 --batch --forward --fuzz=0) <"$patch" >>"$log" 2>&1; then
+            die "eSSH's patch $(basename "$patch") no longer applies exactly to $(cat "$(dirname "$src")/package") (patch --fuzz=0: $(grep -m1 -E 'FAILED|Reversed|malformed|can.t find' "$log" || tail -n1 "$log")); the build stopped rather than place a hunk elsewhere. Refresh that patch against this source (see docs/SECURITY.md), then retry with: $RETRY"
+        fi
+    done
+}
+
 build() {
     if system_is_new_enough; then
         say "the system's libssh2 $(system_pkg_config --modversion libssh2) is new enough; nothing to build"
@@ -126,14 +145,8 @@ build() {
     done
     mkdir -p "$DIR"
     fetch
-    local src="$DIR/src/libssh2" log="$DIR/build.log" patch
-    for patch in "$PATCHES"/*.patch; do
-        [ -e "$patch" ] || continue
-        say "applying $(basename "$patch")"
-        if ! (cd "$src" && patch -p1 --batch --forward) <"$patch" >>"$DIR/apt/unpack.log" 2>&1; then
-            die "$(basename "$patch") does not apply to $(cat "$DIR/src/package"): $(tail -n1 "$DIR/apt/unpack.log")"
-        fi
-    done
+    local src="$DIR/src/libssh2" log="$DIR/build.log"
+    apply_patches "$src" "$DIR/apt/unpack.log"
     say "building $(cat "$DIR/src/package") (static, OpenSSL $(pkg-config --modversion openssl), zlib) into $PREFIX"
     rm -rf "$PREFIX"
     if ! (cd "$src" && ./configure --disable-shared --enable-static --with-pic --with-crypto=openssl \
@@ -172,8 +185,52 @@ $(tail -n 15 "$log")"
     say "$(cat "$DIR/origin")"
 }
 
+# The AddressSanitizer build of the same source and patches, for the hostile-server tests (Tests/LibSSH2): its own
+# folder, static, never linked into eSSH. The source package is taken from the main build's folder when it is there
+# (the main build keeps the downloaded .dsc and tarballs), else fetched the same way into the ASan folder.
+asan_built() {
+    [ -f "$ASAN_DIR/install/lib/libssh2.a" ] && [ -f "$ASAN_DIR/install/include/libssh2.h" ] \
+        && [ "$(cat "$ASAN_DIR/patches" 2>/dev/null)" = "$(patches_id)" ]
+}
+
+asan() {
+    if asan_built; then return 0; fi
+    RETRY="make libssh2-asan"
+    for tool in apt-get dpkg-source patch make cc; do
+        command -v "$tool" >/dev/null || die "$tool is missing (run: make deps)"
+    done
+    local main_src="$DIR/src" dsc
+    rm -rf "$ASAN_DIR"
+    mkdir -p "$ASAN_DIR/src" "$ASAN_DIR/apt"
+    dsc="$(ls "$main_src"/libssh2_*.dsc 2>/dev/null | head -n1)"
+    if [ -n "$dsc" ]; then
+        cp "$main_src"/libssh2_* "$ASAN_DIR/src/"
+        say "unpacking $(basename "$dsc") for the AddressSanitizer build"
+        (cd "$ASAN_DIR/src" && dpkg-source -x "$(basename "$dsc")" libssh2 >"$ASAN_DIR/apt/unpack.log" 2>&1) \
+            || die "dpkg-source refused $(basename "$dsc"): $(tail -n1 "$ASAN_DIR/apt/unpack.log"). Retry with: $RETRY"
+        basename "$dsc" .dsc >"$ASAN_DIR/src/package"
+    else
+        DIR="$ASAN_DIR" fetch
+    fi
+    local src="$ASAN_DIR/src/libssh2" log="$ASAN_DIR/build.log"
+    apply_patches "$src" "$ASAN_DIR/apt/unpack.log"
+    say "building $(cat "$ASAN_DIR/src/package") with AddressSanitizer (static) into $ASAN_DIR/install"
+    if ! (cd "$src" && ./configure --disable-shared --enable-static --with-crypto=openssl --with-libz \
+            --disable-examples-build --disable-docker-tests --disable-sshd-tests --prefix="$ASAN_DIR/install" \
+            CFLAGS="-fsanitize=address -fno-omit-frame-pointer -g -O1" LDFLAGS="-fsanitize=address" \
+            && make -j"$(nproc)" -C src && make -C src install \
+            && mkdir -p "$ASAN_DIR/install/include" && cp include/*.h "$ASAN_DIR/install/include/") >"$log" 2>&1; then
+        die "the AddressSanitizer build failed; the last lines of $log:
+$(tail -n 15 "$log")"
+    fi
+    patches_id >"$ASAN_DIR/patches"
+    rm -rf "$src"
+    say "AddressSanitizer build of $(cat "$ASAN_DIR/src/package") with patches $(patches_id) in $ASAN_DIR/install"
+}
+
 case "${1:-}" in
     build) build ;;
+    asan) asan ;;
     apt-package) apt_package ;;
     pkg-config-path)
         if system_is_new_enough; then echo ""; else echo "$PREFIX/lib/pkgconfig"; fi ;;
@@ -182,5 +239,5 @@ case "${1:-}" in
             echo "libssh2 $(system_pkg_config --modversion libssh2) from the system ($(system_pkg_config --variable=libdir libssh2))"
         elif built; then cat "$DIR/origin"
         else echo "libssh2 not built yet (run: $RETRY)"; fi ;;
-    *) die "usage: $0 build | pkg-config-path | origin | apt-package" ;;
+    *) die "usage: $0 build | asan | pkg-config-path | origin | apt-package" ;;
 esac
