@@ -223,24 +223,19 @@ final class LocalDestination: Sendable {
             return out
         }
 
-        /// Puts the finished partial in place: renamed over a regular file, linked then unlinked where nothing is
-        /// (so a file that appeared meanwhile is never replaced), refused over anything else.
+        /// Puts the finished partial in place: linked to the name where nothing is there (so a file that appeared
+        /// meanwhile is never replaced), renamed over a regular file, refused over anything else.
         func put(_ partial: [UInt8]) throws(TransferError) {
             let from = try LocalFiles.cPath(partial), to = try LocalFiles.cPath(name)
-            for _ in 0..<3 {
-                if let refusal = refusal() { throw TransferError(.localFile, refusal) }
-                if existing() == nil {
-                    if linkat(folder, from, folder, to, 0) == 0 {
-                        _ = unlinkat(folder, from, 0)
-                        return
-                    }
-                    if errno == EEXIST { continue }
-                    // A file system without hard links: nothing was there a moment ago.
-                }
-                if renameat(folder, from, folder, to) == 0 { return }
-                throw LocalFiles.error("put the copy in place at", path)
+            if linkat(folder, from, folder, to, 0) == 0 {
+                _ = unlinkat(folder, from, 0)
+                return
             }
-            throw LocalFiles.error("put the copy in place at", path, EEXIST)
+            // A name that is taken (only a regular file is replaced, as scp does), or a file system without hard
+            // links.
+            if let refusal = refusal() { throw TransferError(.localFile, refusal) }
+            if renameat(folder, from, folder, to) == 0 { return }
+            throw LocalFiles.error("put the copy in place at", path)
         }
     }
 }

@@ -307,8 +307,10 @@ extension TransferRunner {
             return outcome(item, .failed(reason: error.message))
         }
         defer { place.close() }
-        // A device, FIFO, socket, link or folder at the destination is never replaced (nor written through).
-        if let refusal = place.refusal() { return outcome(item, .failed(reason: refusal)) }
+        // A device, FIFO, socket, link or folder at the destination is never replaced (nor written through): said
+        // before anything is read (a folder this run made holds nothing else), and checked again at the end.
+        let fresh = sharedState.withLock { $0.madeFolders.contains(PathBytes.directoryName(item.destination)) }
+        if !fresh, let refusal = place.refusal() { return outcome(item, .failed(reason: refusal)) }
         let usual = PartialName.name(for: place.name, sourcePath: item.source, size: info.size,
                                      modified: info.modified)
         let file: SFTPFile
@@ -329,7 +331,13 @@ extension TransferRunner {
             switch existing {
             case .own(let own, let size):
                 fd = own
-                let found = try proveDownloadPrefix(item, info, partialFD: own, partialSize: size, file: file)
+                let found: ProvenResume
+                do throws(TransferError) {
+                    found = try proveDownloadPrefix(item, info, partialFD: own, partialSize: size, file: file)
+                } catch {
+                    close(own)
+                    throw error
+                }
                 (from, restartReason) = resumePoint(found.decision, size: info.size)
                 proof = found.proof
                 if from == 0 && ftruncate(own, 0) != 0 {
