@@ -42,10 +42,34 @@ final class LocalDestination: Sendable {
     }
 
     /// The folder holding `path` (opened without following any link) and the last component.
-    func place(_ path: [UInt8]) throws(TransferError) -> Place {
+    /// With `held`, a lane's last folder is used again for the next file in it (a tree's files come folder by
+    /// folder), and the descriptor stays with `held`.
+    func place(_ path: [UInt8], held: HeldFolder? = nil) throws(TransferError) -> Place {
         let parts = try components(of: path)
-        let fd = try openFolder(parts.dropLast(), shownAs: path)
-        return Place(folder: fd, name: parts.last!, path: path)
+        let folderParts = Array(parts.dropLast())
+        if let held, held.fd >= 0, held.parts == folderParts {
+            return Place(folder: held.fd, owned: false, name: parts.last!, path: path)
+        }
+        let fd = try openFolder(folderParts[...], shownAs: path)
+        guard let held else { return Place(folder: fd, owned: true, name: parts.last!, path: path) }
+        held.hold(folderParts, fd)
+        return Place(folder: fd, owned: false, name: parts.last!, path: path)
+    }
+
+    /// One lane's last folder, open (used by that lane's thread only).
+    final class HeldFolder {
+        fileprivate(set) var parts: [[UInt8]] = []
+        fileprivate(set) var fd: Int32 = -1
+
+        init() {}
+
+        fileprivate func hold(_ parts: [[UInt8]], _ fd: Int32) {
+            if self.fd >= 0 { Glibc.close(self.fd) }
+            self.parts = parts
+            self.fd = fd
+        }
+
+        deinit { if fd >= 0 { Glibc.close(fd) } }
     }
 
     /// Opens the folder `parts` below the root, each step with `O_NOFOLLOW|O_DIRECTORY`.
@@ -118,11 +142,13 @@ final class LocalDestination: Sendable {
     /// One file's folder (held open) and name.
     struct Place {
         let folder: Int32
+        /// Whether `close()` closes `folder` (not when a `HeldFolder` keeps it).
+        let owned: Bool
         let name: [UInt8]
         /// The whole destination path, for sentences.
         let path: [UInt8]
 
-        func close() { Glibc.close(folder) }
+        func close() { if owned { Glibc.close(folder) } }
 
         /// What is at `name` (a link not followed), or nil.
         func existing(_ other: [UInt8]? = nil) -> FileInfo? {

@@ -4,8 +4,9 @@ import SSH
 
 /// One regular file, either way: under its partial name, then renamed into place.
 extension TransferRunner {
-    func copy(_ item: TransferItem, lane: SFTPClient) throws(TransferError) -> FileOutcome {
-        upload ? try uploadFile(item, lane: lane) : try downloadFile(item, lane: lane)
+    func copy(_ item: TransferItem, lane: SFTPClient, held: LocalDestination.HeldFolder) throws(TransferError)
+        -> FileOutcome {
+        upload ? try uploadFile(item, lane: lane) : try downloadFile(item, lane: lane, held: held)
     }
 
     /// `.NAME.essh-<hex>.part` beside the destination.
@@ -297,12 +298,13 @@ extension TransferRunner {
 
     // MARK: - Download
 
-    private func downloadFile(_ item: TransferItem, lane: SFTPClient) throws(TransferError) -> FileOutcome {
+    private func downloadFile(_ item: TransferItem, lane: SFTPClient,
+                              held: LocalDestination.HeldFolder) throws(TransferError) -> FileOutcome {
         let start = clock.now()
         guard let info = item.info else { return outcome(item, .failed(reason: "nothing to copy")) }
         let place: LocalDestination.Place
         do throws(TransferError) {
-            place = try localDestination().place(item.destination)
+            place = try localDestination().place(item.destination, held: held)
         } catch {
             return outcome(item, .failed(reason: error.message))
         }
@@ -363,8 +365,11 @@ extension TransferRunner {
         var sent: Int64 = 0
         do throws(TransferError) {
             if from > 0 && hasher != nil { try hashLocal(fd, upTo: from, into: &hasher, path: partial) }
-            lseek(fd, off_t(from), SEEK_SET)
-            do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
+            // Where a partial was looked at (kept or not), both files are put where writing goes on.
+            if proof != nil || from > 0 {
+                lseek(fd, off_t(from), SEEK_SET)
+                do throws(SSHError) { try file.seek(to: UInt64(from)) } catch { throw remoteFailure(error, item.source) }
+            }
             sent = try pull(file, to: fd, from: from, size: info.size, item: item, hasher: &hasher)
             if from + sent != info.size { throw changedRemotely(item) }
             if options.preserve {

@@ -172,6 +172,7 @@ final class TransferRunner: Sendable {
             return
         }
         defer { client.close() }
+        let held = LocalDestination.HeldFolder()
         while true {
             let next: Int? = sharedState.withLock { s in
                 guard s.problem == nil, s.next < indexes.count else { return nil }
@@ -182,7 +183,7 @@ final class TransferRunner: Sendable {
             let item = plan.items[index]
             do throws(TransferError) {
                 if !client.isOpen { client = try remote.openLane(cancel: cancel) }
-                finish(index, try copy(item, lane: client))
+                finish(index, try copy(item, lane: client, held: held))
             } catch {
                 finish(index, outcome(item, .failed(reason: error.message)))
                 if error.kind == .connection || error.kind == .cancelled {

@@ -242,6 +242,49 @@ struct TUIFilesTests {
                 && !pane.contains("n␀ul"), "\(screen.joined(separator: "\n"))")
     }
 
+    /// F5 of a lying server's folder (issue 27): its names that are not file names, a name listed twice (a link out
+    /// of the tree, then a folder whose file would go through it) and a folder holding itself make nothing outside the
+    /// local pane's folder and nothing through a link; the copy says what did not arrive.
+    @Test func f5OfALyingServersFolderWritesOnlyInsideTheLocalFolder() throws {
+        let victim = try TempDir()
+        defer { victim.cleanup() }
+        let hostile = try HostileSFTPServer(HostileSFTPServer.Scenario([
+            .folder("tree", [
+                .file("ok.txt", "hello\n"), .file("../../escape", "x"),
+                .symlink("twice", to: HostileSFTPServer.Name(victim.path)),
+                .folder("twice", [.file("planted", "through the link")]),
+                .loop("loop"),
+            ]),
+        ]))
+        defer { hostile.stop() }
+        // The local pane opens in the test's folder (which holds essh's own database and known_hosts too).
+        let jail = try TempDir()
+        defer { jail.cleanup() }
+        let essh = try EsshInTmux(servers: [.init("liar", host: hostile.host, port: hostile.port)], in: jail,
+                                  width: 120, height: 30)
+        defer { essh.stop() }
+        func everything() -> Set<String> {
+            Set((FileManager.default.enumerator(atPath: jail.path)?.allObjects as? [String] ?? [])
+                .filter { !$0.contains("/loop") && !$0.hasPrefix("state") })
+        }
+        let known = try #require(FileHandle(forWritingAtPath: essh.knownHosts))
+        try known.seekToEnd()
+        try known.write(contentsOf: Data((hostile.knownHostsLine + "\n").utf8))
+        try known.close()
+        let tmux = essh.tmux
+        try tmux.waitFor(text: "liar")
+        try tmux.press("f")
+        try tmux.waitFor(text: "liar: /home/hostile")
+        try tmux.press("Tab")
+        try tmux.waitFor(text: "tree")
+        let before = everything()
+        try tmux.press("F5")
+        try tmux.waitFor(text: "failed", timeout: 30)
+        #expect(everything().subtracting(before).sorted() == ["tree", "tree/ok.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/escape"))
+    }
+
     @Test func f11InASessionStartsInTheFolderOfItsLastCdAndGoesBackToIt() throws {
         let s = try TestServers.require()
         let sandbox = "essh-files-\(UUID().uuidString.prefix(8))"
