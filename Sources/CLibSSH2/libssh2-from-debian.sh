@@ -41,8 +41,12 @@ system_pkg_config() {
         pkg-config "$@"
 }
 
+# A libssh2.pc that leads back into this build's own folder (a link in /usr/local/lib/pkgconfig, made so that a plain
+# `swift build` finds the library) is this build, not the system's: taken for the system's, the build was never
+# redone when the patches changed.
 system_is_new_enough() {
-    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && system_pkg_config --atleast-version="$WANT" libssh2 2>/dev/null
+    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && system_pkg_config --atleast-version="$WANT" libssh2 2>/dev/null \
+        && [ "$(system_pkg_config --variable=libdir libssh2 2>/dev/null)" != "$PREFIX/lib" ]
 }
 
 # The patches as one line: their names and a checksum of their contents ("" when there are none).
