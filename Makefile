@@ -22,7 +22,7 @@ HARNESS := Tests/Harness/test-servers.sh
 # Test targets that need no servers, no tmux and no MTA (`make test-fast`).
 FAST_TESTS := ^(BasicsTests|TextWidthTests|AppCoreTests|AppTests|TUIKitTests|NetParsersTests|InventoryTests|MailTests|FleetTests|LocalProcessTests|OperationsTests|TransferTests|VaultTests)\.
 
-.PHONY: libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps test-venv bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
+.PHONY: libssh2 libssh2-asan test-libssh2 run build release test test-fast check-imports check-io test-clone deps test-deps test-venv bench-deps bench fuzz fuzz-merge fuzz-replay servers-start servers-stop clean bench-jc install install-files uninstall man
 
 define apt_install
 	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
@@ -46,6 +46,27 @@ libssh2:
 
 test-deps: deps
 	$(call apt_install,$(TEST_DEPS))
+
+# The same libssh2 (Debian's source + eSSH's patches) built with AddressSanitizer into .build-libssh2-asan/, and the
+# small C driver of the hostile-server cases linked against it (Tests/LibSSH2/hostile-client.c). Rebuilt when the
+# patches change; about 15 s the first time, nothing after.
+LIBSSH2_ASAN := .build-libssh2-asan
+HOSTILE_CLIENT := $(LIBSSH2_ASAN)/hostile-client
+libssh2-asan: deps
+	@$(LIBSSH2) asan
+	@$(MAKE) --no-print-directory $(HOSTILE_CLIENT)
+
+$(LIBSSH2_ASAN)/install/lib/libssh2.a:
+	@$(LIBSSH2) asan
+
+$(HOSTILE_CLIENT): Tests/LibSSH2/hostile-client.c $(LIBSSH2_ASAN)/install/lib/libssh2.a
+	cc -fsanitize=address -fno-omit-frame-pointer -g -O1 -I $(LIBSSH2_ASAN)/install/include -o $@ $< \
+		$(LIBSSH2_ASAN)/install/lib/libssh2.a -lssl -lcrypto -lz
+
+# The hostile-server cases of docs/SECURITY.md: each upstream libssh2 fix eSSH patches, played by
+# Tests/LibSSH2/hostile-ssh-server.py against the ASan driver; no AddressSanitizer report and a clean refusal pass.
+test-libssh2: libssh2-asan test-venv
+	@Tests/LibSSH2/run-hostile.sh
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_DEPS))
@@ -90,7 +111,7 @@ test-clone: test-deps
 # The whole suite against the real servers. A harness that cannot start says why in one line before any test
 # runs; the servers are stopped whatever the tests do, quietly, so the runner's summary is the last thing printed;
 # the suite's exit code is kept.
-test: test-deps test-venv check-imports check-io
+test: test-deps test-venv check-imports check-io test-libssh2
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	@Tests/Harness/clone-check.sh
