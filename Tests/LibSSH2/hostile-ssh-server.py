@@ -25,6 +25,8 @@ Cases (upstream libssh2 fix each one exercises):
   ok-etm                            control: aes128-ctr with hmac-sha2-256-etm@openssh.com
   etm-padding-too-long    18c3a345  after NEWKEYS (encrypt-then-MAC), an authentic packet whose padding length
                                     (255) exceeds the packet (16 bytes)
+  etm-short-packet        42e33d81  (Debian's CVE-2026-66035) after NEWKEYS (encrypt-then-MAC), an authentic packet
+                                    of 8 bytes, less than the cipher's 16-byte block
   ok-exec                           control for the session cases: login "none", exec, data, exit-status 0
   window-adjust-wrap      a0057aef  a channel opened with a window of 2^32 - 256, then a window adjustment of 512
   exit-signal-short-name  590cdfe7  exit-signal whose name claims 100 bytes, 4 present
@@ -300,7 +302,7 @@ def run(case, t):
         i_s = kexinit_payload(kex="diffie-hellman-group14-sha256")
     elif case in ("ok-gex", "gex-small-prime"):
         i_s = kexinit_payload(kex="diffie-hellman-group-exchange-sha256")
-    elif case in ("ok-etm", "etm-padding-too-long"):
+    elif case in ("ok-etm", "etm-padding-too-long", "etm-short-packet"):
         i_s = kexinit_payload(macs="hmac-sha2-256-etm@openssh.com")
     else:
         i_s = kexinit_payload(ciphers=ciphers)
@@ -372,7 +374,7 @@ def run(case, t):
             out += hashlib.sha256(kk + h + out).digest()
         return out[:n]
 
-    if case in ("ok-etm", "etm-padding-too-long"):
+    if case in ("ok-etm", "etm-padding-too-long", "etm-short-packet"):
         t.out = ("aes-etm", Cipher(algorithms.AES(derive(b"D", 16)), modes.CTR(derive(b"B", 16))).encryptor(),
                  derive(b"F", 32))
         t.inp = ("aes-etm", Cipher(algorithms.AES(derive(b"C", 16)), modes.CTR(derive(b"A", 16))).decryptor(),
@@ -394,6 +396,9 @@ def run(case, t):
         # an authentic 16-byte packet whose padding-length byte says 255: EXT_INFO, one extension whose name claims
         # 1000 bytes; the payload length libssh2 computes, 15 - 255, wraps around
         t.send(bytes([MSG_EXT_INFO]) + u32(1) + u32(1000), padding=6, padding_byte=255)
+    if case == "etm-short-packet":
+        # an authentic encrypt-then-MAC packet of 8 bytes, shorter than one AES block (IGNORE, 6 bytes of padding)
+        t.send(bytes([MSG_IGNORE]), padding=6)
     if case == "ext-info-count":
         t.send(bytes([MSG_EXT_INFO]) + u32(100000) + sstr("server-sig-algs") + sstr("ssh-ed25519"))
 

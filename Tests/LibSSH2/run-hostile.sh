@@ -50,6 +50,7 @@ gex-small-prime         handshake  refused  1      fe907ca4
 ext-info-count          handshake  refused  1      fe907ca4
 ok-etm                  handshake  ok       1      control
 etm-padding-too-long    handshake  refused  1      18c3a345
+etm-short-packet        handshake  refused  1      42e33d81
 ok-exec                 exec       ok       1      control
 window-adjust-wrap      exec       refused  1      a0057aef
 exit-signal-short-name  exec       ok       1      590cdfe7
