@@ -206,7 +206,7 @@ asan() {
     local main_src="$DIR/src" dsc
     rm -rf "$ASAN_DIR"
     mkdir -p "$ASAN_DIR/src" "$ASAN_DIR/apt"
-    dsc="$(ls "$main_src"/libssh2_*.dsc 2>/dev/null | head -n1)"
+    dsc="$(ls "$main_src"/libssh2_*.dsc 2>/dev/null | head -n1 || true)"
     if [ -n "$dsc" ]; then
         cp "$main_src"/libssh2_* "$ASAN_DIR/src/"
         say "unpacking $(basename "$dsc") for the AddressSanitizer build"
