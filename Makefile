@@ -6,16 +6,15 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 CONFIG ?= debug
-# libssh2 1.11 or newer: the system's where its package is new enough (Debian 13, Ubuntu 24.04), else 1.11.1 built
-# once from Debian 13's source package into .build-libssh2/ and linked statically (Sources/CLibSSH2/libssh2-from-debian.sh).
+# libssh2 1.11.1 built once from Debian 13's source package plus eSSH's patches into .build-libssh2/ and linked
+# statically, always: never a system libssh2, which has none of the patches (Sources/CLibSSH2/libssh2-from-debian.sh).
 LIBSSH2 := Sources/CLibSSH2/libssh2-from-debian.sh
-LIBSSH2_APT := $(shell $(LIBSSH2) apt-package 2>/dev/null)
 LIBSSH2_PC := $(shell $(LIBSSH2) pkg-config-path 2>/dev/null)
 export PKG_CONFIG_PATH := $(LIBSSH2_PC)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Debian packages eSSH needs to build, run and test. Only the missing ones are installed. openssh-client: ssh-keygen
 # makes the key pairs of `essh key generate`. libpq-dev: the team layer's PostgreSQL client (CLibPQ). postgresql and
 # openssl: the throwaway clusters of the team tests and their TLS certificates (TestSupport's PostgresCluster).
-BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make openssh-client libpq-dev $(LIBSSH2_APT)
+BUILD_DEPS := pkg-config libncurses-dev libsqlite3-dev libssl-dev zlib1g-dev dpkg-dev patch gcc make openssh-client libpq-dev
 TEST_DEPS := openssh-server openssh-client tmux dma python3 python3-venv iproute2 procps net-tools zsh fish sudo age postgresql openssl
 BENCH_DEPS := hyperfine nmap valgrind time tmux sqlite3 python3 procps pssh rsync
 HARNESS := Tests/Harness/test-servers.sh
@@ -39,7 +38,7 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is not on PATH." >&2; exit 1; }
 	@$(LIBSSH2) build
 
-# Fetch and build libssh2 again (after a failed download, say); the system's is used when it is new enough.
+# Fetch and build libssh2 again (after a failed download, say).
 libssh2:
 	rm -rf .build-libssh2
 	@$(LIBSSH2) build

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# libssh2 for eSSH: the system's when it is 1.11 or newer, otherwise 1.11.1 built once from Debian 13's own source
-# package into an ignored folder of the checkout, linked statically.
+# libssh2 for eSSH: always 1.11.1 built once from Debian 13's own source package plus eSSH's patches, into an ignored
+# folder of the checkout, linked statically. A system libssh2 is never used, whatever its version: it has none of
+# eSSH's patches (the security fixes of docs/SECURITY.md among them), and no test ever ran against it.
 #
-#   libssh2-from-debian.sh pkg-config-path   print the folder to put first in PKG_CONFIG_PATH ("" = the system's)
+#   libssh2-from-debian.sh pkg-config-path   print the folder to put first in PKG_CONFIG_PATH (this build's .pc)
 #   libssh2-from-debian.sh build             fetch and build now if needed (prints what it did)
 #   libssh2-from-debian.sh origin            one line: where the library comes from
-#   libssh2-from-debian.sh apt-package       the Debian package to install for it ("" when the build provides it)
 #   libssh2-from-debian.sh asan              the same source and patches built with AddressSanitizer (-O1 -g, static)
 #                                            into .build-libssh2-asan/install, for Tests/LibSSH2 (fast when built)
 #
 # eSSH's own patches (Sources/CLibSSH2/patches/*.patch, applied in name order with `patch -p1 --fuzz=0`) go on top of
 # Debian's source; the build is redone when they change. A hunk that no longer matches exactly stops the build with a
-# sentence naming the patch (never a hunk landed in the wrong place). The system's library, when used, has none of
-# them. docs/SECURITY.md lists the security patches and their tests.
+# sentence naming the patch (never a hunk landed in the wrong place). docs/SECURITY.md lists the security patches
+# and their tests.
 #
 # The source comes from Debian's archive through an apt configuration private to the build folder (its own
 # sources.list with one `deb-src … trixie main` line, its own lists and cache): the machine's apt sources are never
@@ -26,28 +26,12 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 DIR="${ESSH_LIBSSH2_DIR:-$ROOT/.build-libssh2}"
 PREFIX="$DIR/install"
 SUITE="${ESSH_LIBSSH2_SUITE:-trixie}"
-WANT="1.11"
 RETRY="make libssh2"
 PATCHES="$HERE/patches"
 ASAN_DIR="${ESSH_LIBSSH2_ASAN_DIR:-$ROOT/.build-libssh2-asan}"
 
 say() { printf 'libssh2: %s\n' "$*" >&2; }
 die() { printf 'libssh2: %s\n' "$*" >&2; exit 1; }
-
-# pkg-config for the system's libssh2 only: make puts the one built here on PKG_CONFIG_PATH, and seen through it the
-# build would pass for the system's (then `build` never redid a build whose patches changed).
-system_pkg_config() {
-    PKG_CONFIG_PATH="$(printf '%s' "${PKG_CONFIG_PATH:-}" | tr ':' '\n' | grep -vxF "$PREFIX/lib/pkgconfig" | paste -sd: -)" \
-        pkg-config "$@"
-}
-
-# A libssh2.pc that leads back into this build's own folder (a link in /usr/local/lib/pkgconfig, made so that a plain
-# `swift build` finds the library) is this build, not the system's: taken for the system's, the build was never
-# redone when the patches changed.
-system_is_new_enough() {
-    [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] && system_pkg_config --atleast-version="$WANT" libssh2 2>/dev/null \
-        && [ "$(system_pkg_config --variable=libdir libssh2 2>/dev/null)" != "$PREFIX/lib" ]
-}
 
 # The patches as one line: their names and a checksum of their contents ("" when there are none).
 patches_id() {
@@ -62,17 +46,6 @@ built() {
     [ -f "$PREFIX/lib/libssh2-essh.a" ] && [ -f "$DIR/origin" ] && [ -f "$PREFIX/include/essh_libssh2_origin.h" ] \
         && grep -qxF "prefix=$PREFIX" "$PREFIX/lib/pkgconfig/libssh2.pc" 2>/dev/null \
         && [ "$(cat "$DIR/patches" 2>/dev/null)" = "$(patches_id)" ]
-}
-
-# The Debian package that provides libssh2's headers when its candidate is 1.11 or newer (Debian 13, Ubuntu 24.04);
-# nothing on Debian 12, where the build below provides them.
-apt_package() {
-    local candidate
-    candidate="$(apt-cache policy libssh2-1-dev 2>/dev/null | awk '/Candidate:/ { print $2 }')"
-    if [ -n "$candidate" ] && [ "$candidate" != "(none)" ] && [ -z "${ESSH_LIBSSH2_FORCE_BUILD:-}" ] \
-        && dpkg --compare-versions "$candidate" ge "$WANT"; then
-        echo libssh2-1-dev
-    fi
 }
 
 # The Debian mirror the machine already uses (deb822 or one-line sources), else deb.debian.org.
@@ -136,10 +109,6 @@ apply_patches() {
 }
 
 build() {
-    if system_is_new_enough; then
-        say "the system's libssh2 $(system_pkg_config --modversion libssh2) is new enough; nothing to build"
-        return 0
-    fi
     if built; then return 0; fi
     for tool in apt-get dpkg-source patch make cc pkg-config; do
         command -v "$tool" >/dev/null || die "$tool is missing (run: make deps)"
@@ -159,9 +128,9 @@ build() {
         die "the build failed; the last lines of $log:
 $(tail -n 15 "$log")"
     fi
-    # A name of its own (libssh2-essh.a, -lssh2-essh): with Debian 12's libssh2-1-dev installed too, a link line
-    # that also names /usr/lib/x86_64-linux-gnu (other libraries' -L) would otherwise find its libssh2.so (1.10)
-    # for -lssh2 before this archive.
+    # A name of its own (libssh2-essh.a, -lssh2-essh): with a system libssh2-1-dev installed too (Debian 12's 1.10,
+    # Debian 13's unpatched 1.11.1), a link line that also names /usr/lib/x86_64-linux-gnu (other libraries' -L)
+    # would otherwise find its libssh2.so for -lssh2 before this archive.
     mv "$PREFIX/lib/libssh2.a" "$PREFIX/lib/libssh2-essh.a"
     rm -f "$PREFIX/lib/libssh2.la"
     sed -i 's/-lssh2\b/-lssh2-essh/' "$PREFIX/lib/pkgconfig/libssh2.pc"
@@ -172,7 +141,8 @@ $(tail -n 15 "$log")"
     printf 'libssh2 %s built from Debian %s source package %s%s, linked statically\n' \
         "$version" "$SUITE" "$(cat "$DIR/src/package")" "$patched" >"$DIR/origin"
     patches_id >"$DIR/patches"
-    # eSSH's shim includes this header when it exists, so `essh --version` can say where its libssh2 came from.
+    # eSSH's shim requires this header (a build against any other libssh2 stops there), and `essh --version` says
+    # from it where its libssh2 came from and names every patch.
     {
         printf '#define ESSH_LIBSSH2_ORIGIN "Debian %s source package %s%s, linked statically"\n' \
             "$SUITE" "$(cat "$DIR/src/package")" "$patched"
@@ -235,13 +205,9 @@ $(tail -n 15 "$log")"
 case "${1:-}" in
     build) build ;;
     asan) asan ;;
-    apt-package) apt_package ;;
-    pkg-config-path)
-        if system_is_new_enough; then echo ""; else echo "$PREFIX/lib/pkgconfig"; fi ;;
+    pkg-config-path) echo "$PREFIX/lib/pkgconfig" ;;
     origin)
-        if system_is_new_enough; then
-            echo "libssh2 $(system_pkg_config --modversion libssh2) from the system ($(system_pkg_config --variable=libdir libssh2))"
-        elif built; then cat "$DIR/origin"
+        if built; then cat "$DIR/origin"
         else echo "libssh2 not built yet (run: $RETRY)"; fi ;;
-    *) die "usage: $0 build | asan | pkg-config-path | origin | apt-package" ;;
+    *) die "usage: $0 build | asan | pkg-config-path | origin" ;;
 esac

@@ -5,15 +5,19 @@
 #include <libssh2_sftp.h>
 
 /* eSSH needs libssh2 1.11 (rsa-sha2 signatures and host keys, AES-GCM, ChaCha20, strict KEX, signals, banners).
-   `make build` provides it: the system's where it is new enough, else one built from Debian 13's source package
-   (Sources/CLibSSH2/libssh2-from-debian.sh), found through PKG_CONFIG_PATH. */
+   `make build` provides it, always the one built from Debian 13's source package plus eSSH's patches
+   (Sources/CLibSSH2/libssh2-from-debian.sh), found through PKG_CONFIG_PATH; never a system libssh2, which has none of
+   the patches (docs/SECURITY.md). */
 #if LIBSSH2_VERSION_NUM < 0x010b00
-#error "eSSH needs libssh2 1.11 or newer and found an older one: build with `make build` (it builds libssh2 1.11.1 from Debian's source when the system's is older)"
+#error "eSSH needs the libssh2 1.11.1 it builds and found an older one: build with `make build`, or export PKG_CONFIG_PATH=$(Sources/CLibSSH2/libssh2-from-debian.sh pkg-config-path) before `swift build`"
 #endif
 
-/* Written by libssh2-from-debian.sh next to the headers it installs; absent for the system's library. */
+/* Written by libssh2-from-debian.sh next to the headers it installs. Without it these headers are some other libssh2
+   (a system one found by pkg-config): the build stops here rather than link a library without eSSH's patches. */
 #if __has_include(<essh_libssh2_origin.h>)
 #include <essh_libssh2_origin.h>
+#else
+#error "these libssh2 headers are not the ones eSSH builds (no essh_libssh2_origin.h): build with `make build`, or export PKG_CONFIG_PATH=$(Sources/CLibSSH2/libssh2-from-debian.sh pkg-config-path) before `swift build`"
 #endif
 
 /* Function-like macros and constants Swift cannot import. */
@@ -29,7 +33,7 @@ static inline int essh_libssh2_crypt_batched(void) { return ESSH_LIBSSH2_CRYPT_B
 
 /* 1 when the libssh2 built here carries patches/0003-concurrent-direct-tcpip-opens.patch: direct-tcpip opens in flight
    side by side on one session, each with its state in its channel (start, poll, abandon; see the patch's header).
-   Without it (the system's libssh2) the wrappers below are never called: eSSH opens one channel at a time through
+   Without it (the patch removed) the wrappers below are never called: eSSH opens one channel at a time through
    libssh2_channel_direct_tcpip_ex, as libssh2 allows, and they only answer LIBSSH2_ERROR_BAD_USE. */
 #ifndef ESSH_LIBSSH2_CONCURRENT_OPENS
 #define ESSH_LIBSSH2_CONCURRENT_OPENS 0
@@ -76,7 +80,7 @@ static inline void essh_keep_heap_top(int bytes) {
 #endif
 }
 
-/* Where the libssh2 this binary was built with came from: the build's note, or NULL for the system's library. */
+/* Where the libssh2 this binary was built with came from: the build's note (always there: see the #error above). */
 static inline const char *essh_libssh2_origin(void) {
 #ifdef ESSH_LIBSSH2_ORIGIN
     return ESSH_LIBSSH2_ORIGIN;

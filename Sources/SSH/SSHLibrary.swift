@@ -24,14 +24,11 @@ public enum SSHLibrary {
         return String(cString: p)
     }
 
-    /// Where the libssh2 this binary was built with came from: "Debian trixie source package libssh2_1.11.1-1+deb13u2,
-    /// linked statically" (Sources/CLibSSH2/libssh2-from-debian.sh), or the shared library the process loaded.
+    /// Where the libssh2 this binary was built with came from: "Debian trixie source package libssh2_1.11.1-1+deb13u2
+    /// with eSSH's patches 0001-…,0002-… (checksum), linked statically" (Sources/CLibSSH2/libssh2-from-debian.sh).
+    /// Always the build's own: CLibSSH2's shim refuses to compile against any other libssh2.
     public static var origin: String {
-        if let p = essh_libssh2_origin() { return String(cString: p) }
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-        let path = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }
-            .first { $0.contains("/libssh2.so") }
-        return path.map { "the system's \($0)" } ?? "the system's library"
+        essh_libssh2_origin().map { String(cString: $0) } ?? "unknown"
     }
 
     /// The run-time libssh2 version as (major, minor, patch).
