@@ -156,6 +156,10 @@ $(tail -n 15 "$log")"
         fi
     } >"$PREFIX/include/essh_libssh2_origin.h"
     rm -rf "$DIR/apt/cache" "$src"
+    # SwiftPM neither recompiles for a changed header of the C module nor relinks for a changed archive: touching the
+    # one Swift file that reads essh_libssh2_origin.h makes the next swift build do both (essh --version then names
+    # the patches it links; SSHLibraryTests checks that).
+    touch "$ROOT/Sources/SSH/SSHLibrary.swift" 2>/dev/null || true
     say "$(cat "$DIR/origin")"
 }
 

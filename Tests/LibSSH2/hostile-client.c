@@ -6,6 +6,7 @@
  *   hostile-client PORT sftp
  *   hostile-client PORT key PRIVATE-KEY-FILE
  *   hostile-client PORT ignore
+ *   hostile-client PORT sftp-long FUNCTION
  *
  * Connects to 127.0.0.1:PORT, runs libssh2_session_handshake (banner, key exchange, ssh-userauth service request)
  * in blocking mode with a 10 s libssh2 timeout, and prints one line:
@@ -23,6 +24,10 @@
  * server has stopped reading: nothing of it is ever parsed) so that the window adjustment libssh2 sends for the
  * ignored stderr would block, reads until libssh2 reports exactly that (EAGAIN, blocked outbound), reads once more
  * (the retry, where libssh2 takes up the suspended packet again): "ignore ok retries=N" or "ignore refused …".
+ * With "sftp-long FUNCTION" (open, unlink, rename, mkdir, rmdir, stat, symlink, statvfs): the sftp login and
+ * libssh2_sftp_init, then that one SFTP call with a name length of 4 GiB - 3 on a 64-byte name (a caller's
+ * arguments whose request cannot fit SFTP's 32-bit length): "sftp-long refused rc=-41: MESSAGE" when libssh2 refuses
+ * it with LIBSSH2_ERROR_OUT_OF_BOUNDARY (exit 2); any other outcome is the driver's failure (exit 1).
  * Exit status: 0 handshake (and exec) completed, 2 libssh2 refused it (rc < 0), 1 the driver itself failed.
  * A memory error in libssh2 ends the process through AddressSanitizer instead (its report on stderr, exit 1 or a
  * signal), which the runner tells apart from a clean refusal.
@@ -117,6 +122,60 @@ static int run_sftp(LIBSSH2_SESSION *session)
     return status;
 }
 
+/* The sftp login, then one SFTP call whose name length (4 GiB - 3) cannot fit the request's 32-bit length, on a
+   64-byte name: libssh2 must refuse it with LIBSSH2_ERROR_OUT_OF_BOUNDARY before allocating or sending anything. */
+static int run_sftp_long(LIBSSH2_SESSION *session, const char *function)
+{
+    static char name[64] = "long";
+    const unsigned int huge = 0xFFFFFFFCu;
+    const char *user = "essh";
+    LIBSSH2_SFTP_ATTRIBUTES attrs;
+    LIBSSH2_SFTP_STATVFS st;
+    char *methods = libssh2_userauth_list(session, user, (unsigned int)strlen(user));
+    if(!methods && !libssh2_userauth_authenticated(session))
+        return refused(session, "auth", libssh2_session_last_errno(session));
+    LIBSSH2_SFTP *sftp = libssh2_sftp_init(session);
+    if(!sftp)
+        return refused(session, "sftp", libssh2_session_last_errno(session));
+    int rc;
+    if(strcmp(function, "open") == 0) {
+        LIBSSH2_SFTP_HANDLE *h = libssh2_sftp_open_ex(sftp, name, huge, LIBSSH2_FXF_READ, 0, LIBSSH2_SFTP_OPENFILE);
+        rc = h ? 0 : libssh2_session_last_errno(session);
+        if(h)
+            libssh2_sftp_close_handle(h);
+    }
+    else if(strcmp(function, "unlink") == 0)
+        rc = libssh2_sftp_unlink_ex(sftp, name, huge);
+    else if(strcmp(function, "rename") == 0)
+        rc = libssh2_sftp_rename_ex(sftp, name, 4, name, huge, LIBSSH2_SFTP_RENAME_OVERWRITE);
+    else if(strcmp(function, "mkdir") == 0)
+        rc = libssh2_sftp_mkdir_ex(sftp, name, huge, 0755);
+    else if(strcmp(function, "rmdir") == 0)
+        rc = libssh2_sftp_rmdir_ex(sftp, name, huge);
+    else if(strcmp(function, "stat") == 0)
+        rc = libssh2_sftp_stat_ex(sftp, name, huge, LIBSSH2_SFTP_STAT, &attrs);
+    else if(strcmp(function, "symlink") == 0)
+        rc = libssh2_sftp_symlink_ex(sftp, name, 4, name, huge, LIBSSH2_SFTP_SYMLINK);
+    else if(strcmp(function, "statvfs") == 0)
+        rc = libssh2_sftp_statvfs(sftp, name, huge, &st);
+    else {
+        printf("sftp-long driver: no function %s\n", function);
+        libssh2_sftp_shutdown(sftp);
+        return 1;
+    }
+    int status;
+    if(rc == LIBSSH2_ERROR_OUT_OF_BOUNDARY) {
+        status = refused(session, "sftp-long", rc);
+    }
+    else {
+        printf("sftp-long driver: %s with a name of 4 GiB - 3 gave rc=%d, not LIBSSH2_ERROR_OUT_OF_BOUNDARY\n",
+               function, rc);
+        status = 1;
+    }
+    libssh2_sftp_shutdown(sftp);
+    return status;
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -195,7 +254,7 @@ static int run_ignore(LIBSSH2_SESSION *session, int sock)
 static int is_mode(const char *arg)
 {
     return strcmp(arg, "exec") == 0 || strcmp(arg, "sftp") == 0 || strcmp(arg, "key") == 0
-           || strcmp(arg, "ignore") == 0;
+           || strcmp(arg, "ignore") == 0 || strcmp(arg, "sftp-long") == 0;
 }
 
 int main(int argc, char **argv)
@@ -246,6 +305,7 @@ int main(int argc, char **argv)
     int ignore_mode = argc == 3 && strcmp(argv[2], "ignore") == 0;
     int exec_mode = argc == 3 && strcmp(argv[2], "exec") == 0;
     int sftp_mode = argc == 3 && strcmp(argv[2], "sftp") == 0;
+    int sftp_long_mode = argc == 4 && strcmp(argv[2], "sftp-long") == 0;
     int rc = libssh2_session_handshake(session, sock);
     int status;
     if(rc == 0 && exec_mode) {
@@ -253,6 +313,9 @@ int main(int argc, char **argv)
     }
     else if(rc == 0 && sftp_mode) {
         status = run_sftp(session);
+    }
+    else if(rc == 0 && sftp_long_mode) {
+        status = run_sftp_long(session, argv[3]);
     }
     else if(rc == 0 && ignore_mode) {
         status = run_ignore(session, sock);

@@ -35,6 +35,8 @@ Cases (upstream libssh2 fix each one exercises):
   ignored-stderr-eagain   bf7fa4c1  stderr on a channel whose client ignores it, then the server stops reading, so
                                     the client's window adjustment for it blocks (EAGAIN)
   sftp-readdir-huge       e3379a5c  a READDIR answered by a NAME header announcing 4 GiB - 256 bytes
+  sftp-long-FUNCTION      ff50682c  a correct SFTP server (as ok-sftp); the hostile input is the driver's own call of
+                                    FUNCTION with a name length of 4 GiB - 3, which libssh2 must refuse unsent
   key-private-ends-at-type 0fcb6625 (a key file, not the server: `--write-key CASE PATH` writes it) an unencrypted
                                     OpenSSH key whose private section ends right after its type name; the server
                                     answers every login with a failure
@@ -406,7 +408,7 @@ def run(case, t):
     if req[0] != MSG_SERVICE_REQUEST:
         raise Closed("expected SERVICE_REQUEST, got %d" % req[0])
     t.send(bytes([MSG_SERVICE_ACCEPT]) + sstr("ssh-userauth"))
-    if case in SESSION_CASES:
+    if case in SESSION_CASES or case.startswith("sftp-long-"):
         serve_session(case, t)
     elif case in KEY_CASES:
         # every login attempt fails: the driver's key file is parsed (or refused) before any is sent

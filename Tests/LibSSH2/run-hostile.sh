@@ -8,6 +8,8 @@
 #   sftp       the handshake, login "none", the SFTP subsystem, opendir, readdir to the end, close
 #   ignore     the exec login and channel with stderr ignored (eSSH's jump-host relay), then the window adjustment
 #              for ignored stderr made to block (EAGAIN) and retried (hostile-client.c says how)
+#   sftp-long:FUNCTION  the sftp login and start, then one SFTP call (FUNCTION) given a name length of 4 GiB - 3;
+#              libssh2 must refuse it (LIBSSH2_ERROR_OUT_OF_BOUNDARY) before building the request
 #   key        the handshake, then a public-key login from a private key file the case writes (the file is the
 #              hostile input: hostile-ssh-server.py --write-key CASE FILE)
 # and what must happen:
@@ -58,6 +60,14 @@ exit-signal-twice       exec       ok       1      0a17ea04
 ignored-stderr-eagain   ignore     ok       0      bf7fa4c1
 ok-sftp                 sftp       ok       1      control
 sftp-readdir-huge       sftp       refused  1      e3379a5c
+sftp-long-open          sftp-long:open     refused  1  ff50682c
+sftp-long-unlink        sftp-long:unlink   refused  1  ff50682c
+sftp-long-rename        sftp-long:rename   refused  1  ff50682c
+sftp-long-mkdir         sftp-long:mkdir    refused  1  ff50682c
+sftp-long-rmdir         sftp-long:rmdir    refused  1  ff50682c
+sftp-long-stat          sftp-long:stat     refused  1  ff50682c
+sftp-long-symlink       sftp-long:symlink  refused  1  ff50682c
+sftp-long-statvfs       sftp-long:statvfs  refused  1  ff50682c
 key-private-ends-at-type key       refused  1      0fcb6625
 "
 
@@ -72,7 +82,7 @@ passed=0 failed=0 start=$SECONDS
 
 run_case() {
     local name="$1" mode="$2" expect="$3" leaks="$4" fix="$5" out="$work/$1" port="" line srv rc arg=""
-    [ "$mode" = handshake ] || arg="$mode"
+    [ "$mode" = handshake ] || arg="${mode/:/ }"
     if [ "$mode" = key ]; then
         if ! "$PYTHON" "$SERVER" --write-key "$name" "$out.key" 2>"$out.server"; then
             echo "FAIL $name ($fix): could not write its key file: $(tail -n1 "$out.server")"
