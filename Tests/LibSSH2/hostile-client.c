@@ -7,6 +7,7 @@
  *   hostile-client PORT key PRIVATE-KEY-FILE
  *   hostile-client PORT ignore
  *   hostile-client PORT sftp-long FUNCTION
+ *   hostile-client PORT kbd-long
  *
  * Connects to 127.0.0.1:PORT, runs libssh2_session_handshake (banner, key exchange, ssh-userauth service request)
  * in blocking mode with a 10 s libssh2 timeout, and prints one line:
@@ -28,6 +29,9 @@
  * libssh2_sftp_init, then that one SFTP call with a name length of 4 GiB - 3 on a 64-byte name (a caller's
  * arguments whose request cannot fit SFTP's 32-bit length): "sftp-long refused rc=-41: MESSAGE" when libssh2 refuses
  * it with LIBSSH2_ERROR_OUT_OF_BOUNDARY (exit 2); any other outcome is the driver's failure (exit 1).
+ * With "kbd-long": after the handshake, keyboard-interactive login with a user name length of 4 GiB - 4 on a 64-byte
+ * name: "kbd-long refused rc=-41: MESSAGE" when libssh2 refuses it with LIBSSH2_ERROR_OUT_OF_BOUNDARY (exit 2); any
+ * other outcome is the driver's failure (exit 1).
  * Exit status: 0 handshake (and exec) completed, 2 libssh2 refused it (rc < 0), 1 the driver itself failed.
  * A memory error in libssh2 ends the process through AddressSanitizer instead (its report on stderr, exit 1 or a
  * signal), which the runner tells apart from a clean refusal.
@@ -176,6 +180,27 @@ static int run_sftp_long(LIBSSH2_SESSION *session, const char *function)
     return status;
 }
 
+/* Never called: the request is refused before any prompt is answered. */
+static void kbd_no_answers(const char *name, int name_len, const char *instruction, int instruction_len,
+                           int num_prompts, const LIBSSH2_USERAUTH_KBDINT_PROMPT *prompts,
+                           LIBSSH2_USERAUTH_KBDINT_RESPONSE *responses, void **abstract)
+{
+    (void)name; (void)name_len; (void)instruction; (void)instruction_len;
+    (void)num_prompts; (void)prompts; (void)responses; (void)abstract;
+}
+
+/* Keyboard-interactive with a user name length (4 GiB - 4) whose request size wraps 32 bits, on a 64-byte name:
+   libssh2 must refuse it with LIBSSH2_ERROR_OUT_OF_BOUNDARY before allocating or sending anything. */
+static int run_kbd_long(LIBSSH2_SESSION *session)
+{
+    static char name[64] = "essh";
+    int rc = libssh2_userauth_keyboard_interactive_ex(session, name, 0xFFFFFFFCu, kbd_no_answers);
+    if(rc == LIBSSH2_ERROR_OUT_OF_BOUNDARY)
+        return refused(session, "kbd-long", rc);
+    printf("kbd-long driver: a user name of 4 GiB - 4 gave rc=%d, not LIBSSH2_ERROR_OUT_OF_BOUNDARY\n", rc);
+    return 1;
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -254,7 +279,8 @@ static int run_ignore(LIBSSH2_SESSION *session, int sock)
 static int is_mode(const char *arg)
 {
     return strcmp(arg, "exec") == 0 || strcmp(arg, "sftp") == 0 || strcmp(arg, "key") == 0
-           || strcmp(arg, "ignore") == 0 || strcmp(arg, "sftp-long") == 0;
+           || strcmp(arg, "ignore") == 0 || strcmp(arg, "sftp-long") == 0
+           || strcmp(arg, "kbd-long") == 0;
 }
 
 int main(int argc, char **argv)
@@ -306,6 +332,7 @@ int main(int argc, char **argv)
     int exec_mode = argc == 3 && strcmp(argv[2], "exec") == 0;
     int sftp_mode = argc == 3 && strcmp(argv[2], "sftp") == 0;
     int sftp_long_mode = argc == 4 && strcmp(argv[2], "sftp-long") == 0;
+    int kbd_long_mode = argc == 3 && strcmp(argv[2], "kbd-long") == 0;
     int rc = libssh2_session_handshake(session, sock);
     int status;
     if(rc == 0 && exec_mode) {
@@ -313,6 +340,9 @@ int main(int argc, char **argv)
     }
     else if(rc == 0 && sftp_mode) {
         status = run_sftp(session);
+    }
+    else if(rc == 0 && kbd_long_mode) {
+        status = run_kbd_long(session);
     }
     else if(rc == 0 && sftp_long_mode) {
         status = run_sftp_long(session, argv[3]);

@@ -37,6 +37,9 @@ Cases (upstream libssh2 fix each one exercises):
   sftp-readdir-huge       e3379a5c  a READDIR answered by a NAME header announcing 4 GiB - 256 bytes
   sftp-long-FUNCTION      ff50682c  a correct SFTP server (as ok-sftp); the hostile input is the driver's own call of
                                     FUNCTION with a name length of 4 GiB - 3, which libssh2 must refuse unsent
+  userauth-kbd-long       66d73ffe  a correct server answering every login with a failure (as the key cases); the
+                                    hostile input is the driver's keyboard-interactive call with a user name length
+                                    of 4 GiB - 4, which libssh2 must refuse unsent
   key-private-ends-at-type 0fcb6625 (a key file, not the server: `--write-key CASE PATH` writes it) an unencrypted
                                     OpenSSH key whose private section ends right after its type name; the server
                                     answers every login with a failure
@@ -410,7 +413,7 @@ def run(case, t):
     t.send(bytes([MSG_SERVICE_ACCEPT]) + sstr("ssh-userauth"))
     if case in SESSION_CASES or case.startswith("sftp-long-"):
         serve_session(case, t)
-    elif case in KEY_CASES:
+    elif case in KEY_CASES or case == "userauth-kbd-long":
         # every login attempt fails: the driver's key file is parsed (or refused) before any is sent
         while True:
             m = t.recv_skip_ignore()

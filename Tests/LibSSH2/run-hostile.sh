@@ -10,6 +10,8 @@
 #              for ignored stderr made to block (EAGAIN) and retried (hostile-client.c says how)
 #   sftp-long:FUNCTION  the sftp login and start, then one SFTP call (FUNCTION) given a name length of 4 GiB - 3;
 #              libssh2 must refuse it (LIBSSH2_ERROR_OUT_OF_BOUNDARY) before building the request
+#   kbd-long   the handshake, then keyboard-interactive given a user name length of 4 GiB - 4; libssh2 must refuse
+#              it (LIBSSH2_ERROR_OUT_OF_BOUNDARY) before building the request
 #   key        the handshake, then a public-key login from a private key file the case writes (the file is the
 #              hostile input: hostile-ssh-server.py --write-key CASE FILE)
 # and what must happen:
@@ -68,6 +70,7 @@ sftp-long-rmdir         sftp-long:rmdir    refused  1  ff50682c
 sftp-long-stat          sftp-long:stat     refused  1  ff50682c
 sftp-long-symlink       sftp-long:symlink  refused  1  ff50682c
 sftp-long-statvfs       sftp-long:statvfs  refused  1  ff50682c
+userauth-kbd-long       kbd-long   refused  1      66d73ffe
 key-private-ends-at-type key       refused  1      0fcb6625
 "
 
