@@ -11,8 +11,9 @@ let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "
 
 // C libraries from Debian, seen through small header shims. Only SSH imports CLibSSH2.
 let systemLibraries: [Target] = [
-    .systemLibrary(
-        name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2", providers: [.apt(["libssh2-1-dev"])]),
+    // No apt provider: the libssh2 linked is always the one Sources/CLibSSH2/libssh2-from-debian.sh builds (Debian's
+    // source with eSSH's patches), never libssh2-1-dev's; shim.h stops a build against any other.
+    .systemLibrary(name: "CLibSSH2", path: "Sources/CLibSSH2", pkgConfig: "libssh2"),
     .systemLibrary(
         name: "CNCursesW", path: "Sources/CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
 ]

@@ -127,7 +127,7 @@ final class RelayLoop {
         return Self.concurrentOpens ? try driveConcurrentOpens(raw, start: true) : try driveOneOpen(raw)
     }
 
-    /// Without patch 0003 (the system's libssh2): one open at a time through `libssh2_channel_direct_tcpip_ex`.
+    /// Without patch 0003 (dropped from the build): one open at a time through `libssh2_channel_direct_tcpip_ex`.
     private func driveOneOpen(_ raw: OpaquePointer) throws(SSHError) -> Bool {
         var progress = false
         if opening == nil, remote.listening == nil, !queue.isEmpty {

@@ -34,7 +34,7 @@ case "$SANITIZE" in
     *) SANITIZERS="fuzzer,$SANITIZE" ;;
 esac
 OUT=".build-fuzz/$OPT-${SANITIZE}"
-# libssh2 1.11 as `make build` finds it (the system's, or the one built from Debian's source).
+# libssh2 as `make build` links it: always the one built from Debian's source with eSSH's patches.
 PKG_CONFIG_PATH="$(Sources/CLibSSH2/libssh2-from-debian.sh pkg-config-path)${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export PKG_CONFIG_PATH
 # A broken property or a trap goes straight to libFuzzer, which saves the input (Swift's own backtracer trips
