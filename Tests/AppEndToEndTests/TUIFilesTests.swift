@@ -20,6 +20,14 @@ struct TUIFilesTests {
         return r.out
     }
 
+    /// Adds the hostile server's host key to the known_hosts `essh` reads.
+    private static func trust(_ hostile: HostileSFTPServer, in essh: EsshInTmux) throws {
+        let known = try #require(FileHandle(forWritingAtPath: essh.knownHosts))
+        try known.seekToEnd()
+        try known.write(contentsOf: Data((hostile.knownHostsLine + "\n").utf8))
+        try known.close()
+    }
+
     /// On the Files screen of box: the server's pane into `sandbox` (a folder of the login folder), then the local
     /// pane filtered to `local`, which is selected.
     private static func serverFolderAndLocalFile(_ tmux: TmuxSession, sandbox: String, folder: String,
@@ -223,10 +231,7 @@ struct TUIFilesTests {
         let essh = try EsshInTmux(servers: [.init("liar", host: hostile.host, port: hostile.port)], width: 120,
                                   height: 30)
         defer { essh.stop() }
-        let known = try #require(FileHandle(forWritingAtPath: essh.knownHosts))
-        try known.seekToEnd()
-        try known.write(contentsOf: Data((hostile.knownHostsLine + "\n").utf8))
-        try known.close()
+        try Self.trust(hostile, in: essh)
         let tmux = essh.tmux
         try tmux.waitFor(text: "liar")
         try tmux.press("f")
@@ -267,10 +272,7 @@ struct TUIFilesTests {
             Set((FileManager.default.enumerator(atPath: jail.path)?.allObjects as? [String] ?? [])
                 .filter { !$0.contains("/loop") && !$0.hasPrefix("state") })
         }
-        let known = try #require(FileHandle(forWritingAtPath: essh.knownHosts))
-        try known.seekToEnd()
-        try known.write(contentsOf: Data((hostile.knownHostsLine + "\n").utf8))
-        try known.close()
+        try Self.trust(hostile, in: essh)
         let tmux = essh.tmux
         try tmux.waitFor(text: "liar")
         try tmux.press("f")
