@@ -13,8 +13,9 @@ public final class Inventory: Sendable {
 
     /// Opens (creating and migrating as needed) the database at `path`. Refuses, without writing to it, a file
     /// that is not an eSSH database, is damaged, read-only, or was written by a newer eSSH; a locked file gives up
-    /// after `busyTimeout` seconds.
-    public init(path: String, busyTimeout: TimeInterval = 5) throws(InventoryError) {
+    /// after `busyTimeout` seconds (15 by default: writes hold the lock for milliseconds, but a hundred eSSH processes
+    /// writing at once on a busy machine queued past 5 s, and a wait is better than a refused command).
+    public init(path: String, busyTimeout: TimeInterval = 15) throws(InventoryError) {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
