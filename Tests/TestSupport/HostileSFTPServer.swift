@@ -337,7 +337,10 @@ public final class HostileSFTPServer: @unchecked Sendable {
             if n == 1 {
                 if byte == 0x0A { ready = String(decoding: line, as: UTF8.self) } else { line.append(byte) }
             } else if n == 0 {
-                usleep(20_000)  // stdout closed: the exit is seen above
+                // stdout closed before READY: the script is ending; stop it and say why.
+                let why = (try? String(contentsOfFile: errorLogPath, encoding: .utf8)) ?? ""
+                Self.end(pid, stdinWriter: input.write, dir: dir)
+                throw Failure(description: "the hostile SFTP server stopped before listening: \(why)")
             }
         }
         guard let ready else {

@@ -21,6 +21,16 @@ import Transfer
 
     static func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
+    /// `cp -r` of the server's `tree` into a new folder here.
+    static func downloadTree(from server: HostileSFTPServer) throws -> (TempDir, TransferSummary) {
+        let c = try HostileConnection(server)
+        let here = try TempDir()
+        let summary = Transfer.run(request(.download, [bytes("tree")], bytes(here.path + "/")) {
+            $0.recursive = true
+        }, remote: c.remote) { _ in }
+        return (here, summary)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func namesThatAreNotOneFileNameAreRefusedAndNothingLandsOutsideTheCopy() throws {
         let outside = "/tmp/essh-hostile-\(UUID().uuidString)"
@@ -80,12 +90,8 @@ import Transfer
             ]),
         ]))
         defer { server.stop() }
-        let c = try HostileConnection(server)
-        let here = try TempDir()
+        let (here, summary) = try Self.downloadTree(from: server)
         defer { here.cleanup() }
-        let summary = Transfer.run(request(.download, [Self.bytes("tree")], Self.bytes(here.path + "/")) {
-            $0.recursive = true
-        }, remote: c.remote) { _ in }
         #expect(Self.everything(below: victim.path).isEmpty, "written through a link: \(Self.everything(below: victim.path))")
         #expect(Self.everything(below: here.path) == ["tree", "tree/out", "tree/sub", "tree/sub/g"])
         var st = stat()
@@ -103,12 +109,8 @@ import Transfer
             .folder("tree", [.loop("loop"), .file("ok.txt", "fine\n")]),
         ]))
         defer { server.stop() }
-        let c = try HostileConnection(server)
-        let here = try TempDir()
+        let (here, summary) = try Self.downloadTree(from: server)
         defer { here.cleanup() }
-        let summary = Transfer.run(request(.download, [Self.bytes("tree")], Self.bytes(here.path + "/")) {
-            $0.recursive = true
-        }, remote: c.remote) { _ in }
         #expect(summary.problem == nil)
         #expect(FileManager.default.contents(atPath: here.file("tree/ok.txt")) == Data("fine\n".utf8))
         let deep = summary.outcomes.filter {
